@@ -1,0 +1,5 @@
+"""Entry point for ``python -m sheetkit``."""
+
+from sheetkit.cli import main
+
+raise SystemExit(main())

@@ -1,0 +1,114 @@
+"""The game protocol every sheetkit game follows (OpenSpiel-like game/state/chance split)."""
+
+from __future__ import annotations
+
+from abc import ABC, abstractmethod
+from typing import Any, ClassVar, Protocol, runtime_checkable
+
+from sheetkit.core.errors import IllegalAction
+
+
+@runtime_checkable
+class Action(Protocol):
+    """A structured move; every game's moves serialise to a small JSON object."""
+
+    def to_json(self) -> dict[str, Any]: ...
+
+
+class GameState(ABC):
+    """One game in progress: rules and parameters are fixed, everything else is state.
+
+    Chance is explicit: when ``is_chance_node()`` is true, the table must move on with
+    ``apply_chance()`` (flip a card, roll dice) before anyone can act. Every chance outcome
+    and every action is appended to ``log``, which together with the setup makes the record.
+    """
+
+    game_name: ClassVar[str]
+    log: list[dict[str, Any]]
+
+    @property
+    @abstractmethod
+    def num_players(self) -> int:
+        """How many sheets are in play."""
+
+    @abstractmethod
+    def current_players(self) -> list[int]:
+        """Players who may act now (several at once in simultaneous games)."""
+
+    @abstractmethod
+    def is_chance_node(self) -> bool:
+        """True when the next step is the table's (flip, roll, score), not a player's."""
+
+    @abstractmethod
+    def apply_chance(self) -> dict[str, Any]:
+        """Carry out ONE pending table step (flip, roll, final scoring); returns its log entry."""
+
+    @abstractmethod
+    def legal_actions(self, player: int) -> list[Any]:
+        """Every action ``player`` may take now — the single source of truth for legality."""
+
+    @abstractmethod
+    def check(self, player: int, action: Any) -> None:
+        """Raise IllegalAction with a plain-words reason if ``action`` is not legal now."""
+
+    @abstractmethod
+    def apply_unchecked(self, player: int, action: Any) -> None:
+        """Apply a move known to be legal (the fast path for bots and simulations)."""
+
+    def apply_fast(self, player: int, action: Any) -> None:
+        """Fastest path for simulations; games may skip the log and undo here (no record kept)."""
+        self.apply_unchecked(player, action)
+
+    def apply(self, player: int, action: Any) -> None:
+        """Check, then apply; an illegal action raises and leaves the state untouched."""
+        self.check(player, action)
+        self.apply_unchecked(player, action)
+
+    @abstractmethod
+    def undo(self, player: int) -> None:
+        """Take back ``player``'s own last action if the rules still allow it."""
+
+    @abstractmethod
+    def can_undo(self, player: int) -> bool:
+        """True when ``undo(player)`` would succeed."""
+
+    @abstractmethod
+    def is_terminal(self) -> bool:
+        """True when the game is over."""
+
+    @abstractmethod
+    def scores(self) -> list[int]:
+        """Each player's score as it stands (final once terminal)."""
+
+    @abstractmethod
+    def score_bounds(self) -> tuple[int, int]:
+        """Lowest and highest score any player could possibly reach."""
+
+    @abstractmethod
+    def view(self, player: int) -> dict[str, Any]:
+        """What ``player`` may see: secrets of the decks and of other players are left out."""
+
+    @abstractmethod
+    def clone(self) -> GameState:
+        """An independent deep copy."""
+
+    @abstractmethod
+    def to_record(self) -> dict[str, Any]:
+        """The versioned JSON record that replays to this exact state."""
+
+    @abstractmethod
+    def fingerprint(self) -> str:
+        """A canonical text of the whole state, equal for equal states (for determinism tests)."""
+
+    def require(self, ok: bool, message: str, code: str) -> None:
+        """Raise IllegalAction(message) unless ``ok`` (small helper for ``check``)."""
+        if not ok:
+            raise IllegalAction(message, code)
+
+
+class Bot(Protocol):
+    """A player program; it reads only what ``state.view(player)`` would show a person."""
+
+    name: str
+
+    def act(self, state: GameState, player: int) -> Any: ...

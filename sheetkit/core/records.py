@@ -1,0 +1,157 @@
+"""Versioned, schema-checked JSON game records: save, share, validate and replay.
+
+A record is data only — it is parsed with ``json`` and checked field by field; nothing in it is
+ever executed (no pickle, no eval).
+"""
+
+from __future__ import annotations
+
+import json
+from pathlib import Path
+from typing import Any
+
+from sheetkit.core.chance import MAX_SEED
+from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.core.protocol import GameState
+from sheetkit.core.registry import GameSpec, get_game
+from sheetkit.core.schema import expect_dict, expect_int, expect_list, expect_str
+
+FORMAT = "sheetkit-record"
+VERSION = 1
+MAX_BYTES = 2_000_000
+MAX_LOG = 20_000
+MAX_PLAYERS = 16
+
+
+def make_record(
+    game: str, params: dict[str, Any], players: list[str], log: list[dict[str, Any]],
+    seed: int | None = None, deal: dict[str, Any] | None = None, code: str | None = None,
+) -> dict[str, Any]:
+    """Assemble a record document (used by each game's ``to_record``)."""
+    doc: dict[str, Any] = {"format": FORMAT, "version": VERSION, "game": game, "params": params,
+                           "players": list(players)}
+    if seed is not None:
+        doc["seed"] = seed
+    if deal is not None:
+        doc["deal"] = deal
+    if code:
+        doc["code"] = code
+    doc["log"] = list(log)
+    return doc
+
+
+def parse_json(text: str | bytes) -> Any:
+    """Parse record text with size limits and plain-words errors."""
+    if len(text) > MAX_BYTES:
+        raise RecordError(f"the file is too large ({len(text):,} bytes; a record is at most {MAX_BYTES:,})")
+    try:
+        return json.loads(text, parse_constant=_reject_constant)
+    except RecordError:
+        raise
+    except (ValueError, RecursionError) as e:
+        raise RecordError(f"not valid JSON ({str(e)[:120]})") from None
+
+
+def _reject_constant(name: str) -> Any:
+    raise RecordError(f"{name} is not allowed in a record")
+
+
+def check_record(doc: Any) -> tuple[GameSpec, Any, dict[str, Any]]:
+    """Validate the envelope and the game's params; returns (spec, params, doc)."""
+    doc = expect_dict(doc, "record", required=["format", "version", "game", "params", "players", "log"],
+                      optional=["seed", "deal", "code", "meta"])
+    if doc["format"] != FORMAT:
+        raise RecordError(f"format must be {FORMAT!r}, got {str(doc['format'])[:40]!r}", "record.format")
+    version = expect_int(doc["version"], "record.version", 0, 10**9)
+    if version != VERSION:
+        raise RecordError(f"version {version} is not supported (this sheetkit reads version {VERSION})",
+                          "record.version")
+    name = expect_str(doc["game"], "record.game", 40)
+    try:
+        spec = get_game(name)
+    except KeyError as e:
+        raise RecordError(str(e.args[0]), "record.game") from None
+    params = spec.parse_params(doc["params"], "record.params")
+    players = expect_list(doc["players"], "record.players", MAX_PLAYERS, 1)
+    for i, p in enumerate(players):
+        expect_str(p, f"record.players[{i}]", 60)
+    if not spec.min_players <= len(players) <= spec.max_players:
+        raise RecordError(f"{spec.title} takes {spec.min_players} to {spec.max_players} players, "
+                          f"the record has {len(players)}", "record.players")
+    if ("seed" in doc) == ("deal" in doc):
+        raise RecordError("a record needs exactly one of 'seed' or 'deal'", "record")
+    if "seed" in doc:
+        expect_int(doc["seed"], "record.seed", 0, MAX_SEED)
+    if "code" in doc:
+        expect_str(doc["code"], "record.code", 60)
+    if "meta" in doc:
+        expect_dict(doc["meta"], "record.meta", optional=["created", "by", "note", "app"])
+        for k, v in doc["meta"].items():
+            expect_str(v, f"record.meta.{k}", 500)
+    expect_list(doc["log"], "record.log", MAX_LOG)
+    return spec, params, doc
+
+
+def replay(doc: Any) -> GameState:
+    """Validate a record and replay it; raises RecordError naming the first bad entry."""
+    spec, params, doc = check_record(doc)
+    deal = spec.parse_deal(doc["deal"], params, "record.deal") if "deal" in doc else None
+    state = spec.new_state(params, list(doc["players"]), seed=doc.get("seed"), deal=deal)
+    for i, entry in enumerate(doc["log"]):
+        path = f"record.log[{i}]"
+        if not isinstance(entry, dict):
+            raise RecordError("each log entry must be an object", path)
+        if "chance" in entry:
+            _replay_chance(state, entry, path)
+            continue
+        expect_dict(entry, path, required=["player", "action"])
+        player = expect_int(entry["player"], f"{path}.player", 0, state.num_players - 1)
+        action = spec.parse_action(entry["action"], f"{path}.action")
+        # A hand-written record may leave out the table's steps; take them from the seed.
+        while state.is_chance_node() and not state.is_terminal():
+            state.apply_chance()
+        try:
+            state.apply(player, action)
+        except IllegalAction as e:
+            raise RecordError(f"player {player} cannot do that: {e}", path) from None
+    return state
+
+
+def _replay_chance(state: GameState, entry: dict[str, Any], path: str) -> None:
+    if not state.is_chance_node() or state.is_terminal():
+        raise RecordError("a table step here is out of order (players still have to act)", path)
+    got = state.apply_chance()
+    if got != entry:
+        raise RecordError(f"the record says {json.dumps(entry)[:80]} but the deal gives {json.dumps(got)[:80]}",
+                          path)
+
+
+def load_record(path: str | Path) -> dict[str, Any]:
+    """Read and validate a record file (replaying is separate: see ``replay``)."""
+    p = Path(path)
+    try:
+        data = p.read_bytes()
+    except OSError as e:
+        raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
+    try:
+        text = data.decode("utf-8")
+    except UnicodeDecodeError:
+        raise RecordError(f"{p} is not a text (UTF-8) file") from None
+    doc = parse_json(text)
+    check_record(doc)
+    return doc
+
+
+def save_record(state: GameState, path: str | Path) -> Path:
+    """Write ``state.to_record()`` as pretty JSON."""
+    p = Path(path)
+    p.write_text(dumps(state.to_record()), encoding="utf-8")
+    return p
+
+
+def dumps(doc: dict[str, Any]) -> str:
+    """Canonical pretty JSON of a record: log entries one per line, for readable diffs."""
+    head = {k: v for k, v in doc.items() if k != "log"}
+    lines = json.dumps(head, indent=2, sort_keys=False)[:-2]
+    log = ",\n    ".join(json.dumps(e, separators=(", ", ": ")) for e in doc.get("log", []))
+    return f'{lines},\n  "log": [\n    {log}\n  ]\n}}\n' if log else f'{lines},\n  "log": []\n}}\n'

@@ -1,0 +1,142 @@
+"""Avenue bots: random, greedy (one-card lookahead on network values), and a Monte Carlo planner.
+
+Bots read only what their player could see: the sheets, the flipped cards and their own peek.
+The planner samples the unseen cards (the deck's composition minus what was flipped) — it never
+reads the deck's real order.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import numpy as np
+
+from sheetkit.core.chance import make_rng
+from sheetkit.core.play import play_out
+from sheetkit.games.avenue.layout import FARM_LETTERS
+from sheetkit.games.avenue.moves import AvenueAction, Draw, Pass, Peek
+from sheetkit.games.avenue.state import AvenueState
+
+
+class RandomBot:
+    """Picks uniformly among the legal actions."""
+
+    name = "random"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.rng = make_rng(seed)
+
+    def act(self, state: AvenueState, player: int) -> AvenueAction:
+        acts = state.legal_actions(player)
+        return acts[int(self.rng.integers(len(acts)))]
+
+
+# Weights of the greedy evaluation: a grape on the network of the farm scored this round is worth
+# most, then one on a farm the bot peeked, then on any farm still to come; castles count their colour.
+W_NOW, W_PEEKED, W_LATER, W_CASTLE = 3.0, 2.0, 1.0, 1.0
+# Grapes on a network with no farm yet may still be joined to one; a road on a farm is a start.
+W_LOOSE, W_ANCHOR = 0.2, 1.0
+
+
+def _farm_weights(state: AvenueState, player: int) -> list[float]:
+    """Weight per farm bitmask (index = mask of farms on a network)."""
+    scored = set(state.round_farms[:-1]) if state.round_farms else set()
+    now = state.farm
+    peeked = state.seen_farm[player] if state.peeked[player] else None
+    rounds_left = state.params.rounds - state.round
+    unseen = max(1, state.farm_deck.remaining())
+    later = W_LATER * min(1.0, rounds_left / unseen)
+    per_bit = []
+    for f in FARM_LETTERS:
+        if f == now:
+            per_bit.append(W_NOW)
+        elif f in scored:
+            per_bit.append(0.0)
+        elif f == peeked:
+            per_bit.append(W_PEEKED)
+        else:
+            per_bit.append(later)
+    return [sum(w for k, w in enumerate(per_bit) if mask >> k & 1) or W_LOOSE for mask in range(64)]
+
+
+class GreedyBot:
+    """Draws where the road adds the most weighted grapes now; peeks when no cell helps."""
+
+    name = "greedy"
+
+    def __init__(self, seed: int | None = 0) -> None:
+        self.seed = seed
+
+    def ranked(self, state: AvenueState, player: int) -> list[tuple[float, AvenueAction]]:
+        """Every draw with its gain, best first (ties: the least valuable cell, then reading order)."""
+        sheet = state.sheets[player]
+        road = state.card.number  # type: ignore[union-attr]
+        fw = _farm_weights(state, player)
+        g, pur, grn, fm, cm = sheet.g, sheet.pur, sheet.grn, sheet.fmask, sheet.cmask
+        geo = sheet.geo
+        out: list[tuple[float, float, int]] = []
+        for i in range(geo.size):
+            if sheet.roads[i]:
+                continue
+            mg, mp, mgr, mf, mc, roots = sheet.preview(i, road)
+            value = mg * fw[mf] + W_ANCHOR * fw[geo.farm_bit[i]] * (geo.farm_bit[i] > 0) + W_CASTLE * ((mp if mc & 1 else 0) + (mgr if mc & 2 else 0))
+            for r in roots:
+                c = cm[r]
+                value -= g[r] * fw[fm[r]] + W_CASTLE * ((pur[r] if c & 1 else 0) + (grn[r] if c & 2 else 0))
+            # Cost of using up a cell: what it could have been worth later.
+            cell_worth = geo.grapes[i] + 3 * bool(geo.farm_bit[i] or geo.castle_bit[i])
+            out.append((value, -0.01 * cell_worth, i))
+        out.sort(key=lambda t: (-t[0], -t[1], t[2]))
+        cols = geo.cols
+        return [(v + tie, Draw(*divmod(i, cols))) for v, tie, i in out]
+
+    def act(self, state: AvenueState, player: int) -> AvenueAction:
+        ranked = self.ranked(state, player)
+        if (not ranked or ranked[0][0] <= 0) and state.can_peek(player):
+            return Peek()
+        return ranked[0][1] if ranked else Pass()
+
+
+class MonteCarloBot:
+    """Tries the greedy bot's best few moves (and a peek) in sampled futures; keeps the best on average."""
+
+    name = "montecarlo"
+
+    def __init__(self, seed: int | None = 0, candidates: int = 4, rollouts: int = 6) -> None:
+        self.rng = make_rng(seed)
+        self.candidates, self.rollouts = candidates, rollouts
+        self.greedy = GreedyBot()
+
+    def _sample(self, state: AvenueState, player: int) -> AvenueState:
+        """A one-player copy with the unseen cards shuffled (what this player cannot know)."""
+        sim = state.solo_clone(player)
+        rest = sim.road_deck.order()[sim.road_deck._pos:]
+        sim.road_deck.replace_rest([rest[k] for k in self.rng.permutation(len(rest))])
+        farms = sim.farm_deck.order()[sim.farm_deck._pos:]
+        keep = 1 if state.peeked[player] and farms else 0  # a peeked top card is known
+        tail = farms[keep:]
+        sim.farm_deck.replace_rest(farms[:keep] + [tail[k] for k in self.rng.permutation(len(tail))])
+        return sim
+
+    def act(self, state: AvenueState, player: int) -> AvenueAction:
+        ranked = self.greedy.ranked(state, player)
+        options: list[AvenueAction] = [a for _, a in ranked[: self.candidates]]
+        if state.can_peek(player):
+            options.append(Peek())
+        if not options:
+            return Pass()
+        if len(options) == 1:
+            return options[0]
+        bots = [self.greedy]
+        totals = np.zeros(len(options))
+        for _ in range(self.rollouts):
+            base = self._sample(state, player)
+            for k, a in enumerate(options):
+                sim = base.clone()
+                sim.apply_fast(0, a)
+                play_out(sim, bots, fast=True)
+                totals[k] += sim.total(0)
+        return options[int(np.argmax(totals))]
+
+
+BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot, "montecarlo": MonteCarloBot}

@@ -1,0 +1,58 @@
+"""Avenue's entry in the game registry, and ``new_game`` for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheetkit.core.chance import fresh_seed
+from sheetkit.core.codes import parse_code
+from sheetkit.core.errors import RecordError
+from sheetkit.core.registry import GameSpec, register
+from sheetkit.games.avenue.bots import BOTS
+from sheetkit.games.avenue.moves import parse_action
+from sheetkit.games.avenue.params import PRESETS, AvenueParams
+from sheetkit.games.avenue.state import AvenueState, Deal, parse_deal
+
+
+def _new_state(params: AvenueParams, players: list[str] | int, seed: int | None = None,
+               deal: Deal | None = None) -> AvenueState:
+    return AvenueState(params, players, seed=seed, deal=deal)
+
+
+def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
+             params: AvenueParams | None = None, variant: str = "standard") -> AvenueState:
+    """Start a game: from a typed game ``code``, or a ``seed`` (fresh if neither), and a variant."""
+    if code is not None:
+        gc = parse_code(code)
+        if gc.prefix != "AV":
+            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, Avenue codes start AV)")
+        if gc.preset not in PRESETS:
+            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
+        seed, params = gc.seed, PRESETS[gc.preset]
+    if params is None:
+        if variant not in PRESETS:
+            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
+        params = PRESETS[variant]
+    return AvenueState(params, players, seed=fresh_seed() if seed is None else seed)
+
+
+def _breakdowns(state: Any) -> list[dict[str, Any]]:
+    return [state.breakdown(p) for p in range(state.num_players)]
+
+
+SPEC = register(GameSpec(
+    name="avenue",
+    title="Avenue",
+    code_prefix="AV",
+    credits="Avenue by Eilif Svensson and Kristian Amundsen Østby, published by Aporta Games (2016).",
+    min_players=1,
+    max_players=16,
+    new_state=_new_state,
+    parse_params=AvenueParams.from_json,
+    parse_action=parse_action,
+    parse_deal=parse_deal,
+    default_params=AvenueParams,
+    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
+    bots=BOTS,
+    breakdown=_breakdowns,
+))

@@ -1,0 +1,1 @@
+"""sheetkit.widgets: ipycanvas sheets that draw a game's state and turn clicks into actions."""
