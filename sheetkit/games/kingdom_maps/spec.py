@@ -1,0 +1,63 @@
+"""Kingdom Maps' entry in the game registry, and ``new_game`` for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheetkit.core.chance import fresh_seed
+from sheetkit.core.codes import parse_code
+from sheetkit.core.errors import RecordError
+from sheetkit.core.registry import GameSpec, register
+from sheetkit.games.kingdom_maps.bots import BOTS
+from sheetkit.games.kingdom_maps.dice import Deal, parse_deal
+from sheetkit.games.kingdom_maps.moves import parse_action
+from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, PRESETS, KingdomParams
+from sheetkit.games.kingdom_maps.state import GAME, KingdomState
+
+
+def _new_state(params: KingdomParams, players: list[str] | int, seed: int | None = None,
+               deal: Deal | None = None) -> KingdomState:
+    return KingdomState(params, players, seed=seed, deal=deal)
+
+
+def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
+             params: KingdomParams | None = None, variant: str = "standard", deal: Deal | None = None) -> KingdomState:
+    """Start a game: from a typed game ``code``, a ``seed`` (fresh if none), or a fixed ``deal``; and a variant."""
+    if code is not None:
+        gc = parse_code(code)
+        if gc.prefix != "KM":
+            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
+                              "Kingdom Maps codes start KM)")
+        if gc.preset not in PRESETS:
+            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
+        seed, params = gc.seed, PRESETS[gc.preset]
+    if params is None:
+        if variant not in PRESETS:
+            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
+        params = PRESETS[variant]
+    if deal is not None:
+        return KingdomState(params, players, deal=deal)
+    return KingdomState(params, players, seed=fresh_seed() if seed is None else seed)
+
+
+def _breakdowns(state: Any) -> list[dict[str, Any]]:
+    return [state.breakdown(p) for p in range(state.num_players)]
+
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Kingdom Maps",
+    code_prefix="KM",
+    credits="Kingdom Maps by Martín Oddino, RunDOS Studio (2020), a free print-and-play game. "
+            "Map, criteria and solo titles: sheetkit's own.",
+    min_players=1,
+    max_players=MAX_PLAYERS,
+    new_state=_new_state,
+    parse_params=KingdomParams.from_json,
+    parse_action=parse_action,
+    parse_deal=parse_deal,
+    default_params=KingdomParams,
+    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
+    bots=BOTS,
+    breakdown=_breakdowns,
+))

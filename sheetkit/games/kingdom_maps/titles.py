@@ -1,0 +1,26 @@
+"""Solo titles: sheetkit's own score targets, set from the greedy bot's solo score distribution.
+
+The seed's solo targets are missing (kingdom_maps.md §Solo mode). These thresholds sit near the
+greedy bot's solo percentiles on the standard rules — 10%, 25%, 50%, 75% and 90% — so "Map Maker"
+means matching the bot's median game (docs/kingdom_maps.md, benchmarks/kingdom_stats.py).
+"""
+
+from __future__ import annotations
+
+# (lowest total for the title, title) — highest first.
+SOLO_TITLES: tuple[tuple[int, str], ...] = (
+    (170, "Royal Cartographer"),
+    (155, "Master Surveyor"),
+    (145, "Map Maker"),
+    (135, "Apprentice Surveyor"),
+    (125, "Village Scout"),
+    (0, "Lost Wanderer"),
+)
+
+
+def solo_title(total: int) -> str:
+    """The title a solo total earns."""
+    for lowest, title in SOLO_TITLES:
+        if total >= lowest:
+            return title
+    return SOLO_TITLES[-1][1]
