@@ -1,1 +1,12 @@
 """sheetkit.widgets: ipycanvas sheets that draw a game's state and turn clicks into actions."""
+
+from sheetkit.widgets.avenue_table import AvenueTable
+from sheetkit.widgets.canvas import SheetCanvas, batch, canvas_manager
+from sheetkit.widgets.geometry import HexGeometry, SquareGeometry, to_canvas
+from sheetkit.widgets.live import live
+from sheetkit.widgets.query import DashboardOptions, dashboard_options, share_query
+
+__all__ = [
+    "AvenueTable", "DashboardOptions", "HexGeometry", "SheetCanvas", "SquareGeometry", "batch", "canvas_manager",
+    "dashboard_options", "live", "share_query", "to_canvas",
+]

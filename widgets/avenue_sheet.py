@@ -1,0 +1,381 @@
+"""The Avenue sheet as a printed score pad: grid, farms, castles, grapes, score column, road table.
+
+Four layers, bottom to top: ``paper`` (grid and printed boxes, drawn once per client),
+``highlight`` (soft tints: legal cells, the farm's network, rings), ``ink`` (roads and the score
+column's numbers), ``print`` (icons on a paper halo, drawn once per client, so a road passes
+under a farm or a grape instead of hiding it). After a move only what changed is drawn.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass
+from typing import Any
+
+from sheetkit.widgets import avenue_art as art
+from sheetkit.widgets import theme
+from sheetkit.widgets.canvas import SheetCanvas
+from sheetkit.widgets.geometry import Rect, SquareGeometry
+
+from sheetkit.games.avenue.layout import Layout
+from sheetkit.games.avenue.moves import Draw
+from sheetkit.games.avenue.state import AvenueState
+
+LAYERS = ("paper", "highlight", "ink", "print")
+
+
+@dataclass(frozen=True)
+class SheetLayout:
+    """Where everything sits on the sheet canvas, in CSS px."""
+
+    rows: int
+    cols: int
+    cell: float = 54.0
+    left: float = 28.0          # room for the printed row numbers
+    top: float = 48.0           # title strip and column numbers
+    gap: float = 14.0
+    score_width: float = 122.0
+    ref_cell: float = 38.0
+
+    @property
+    def grid(self) -> SquareGeometry:
+        """The cell grid (CSS px)."""
+        return SquareGeometry(self.rows, self.cols, self.cell, self.left, self.top)
+
+    @property
+    def score_rect(self) -> Rect:
+        """The score column beside the grid."""
+        g = self.grid
+        return self.left + g.width + self.gap, self.top, self.score_width, g.height
+
+    @property
+    def ref_top(self) -> float:
+        """Top of the printed road table under the grid."""
+        return self.top + self.grid.height + 12
+
+    def ref_rect(self, number: int) -> Rect:
+        """The box of road ``number`` (1–6) in the printed road table."""
+        x = self.left + 64 + (number - 1) * (self.ref_cell + 8)
+        return x, self.ref_top + 4, self.ref_cell, self.ref_cell
+
+    @property
+    def width(self) -> float:
+        """Canvas width (CSS px)."""
+        x, _, w, _ = self.score_rect
+        return x + w + 12
+
+    @property
+    def height(self) -> float:
+        """Canvas height (CSS px)."""
+        return self.ref_top + self.ref_cell + 16
+
+    def score_rows(self, rounds: int) -> list[tuple[str, Rect]]:
+        """(kind, rect) of each score box: 'farm' × rounds, 'purple', 'green', 'zeros', 'total'."""
+        x, y, w, h = self.score_rect
+        kinds = ["farm"] * rounds + ["purple", "green", "zeros", "total"]
+        weights = [1.15] * rounds + [1.0, 1.0, 0.75, 1.0]
+        unit = h / sum(weights)
+        out, yy = [], y
+        for kind, wt in zip(kinds, weights, strict=True):
+            out.append((kind, (x, yy, w, unit * wt)))
+            yy += unit * wt
+        return out
+
+
+class AvenueSheet:
+    """One player's Avenue sheet, drawn from the engine state; ``sync`` draws only what changed."""
+
+    def __init__(self, layout: Layout, rounds: int = 5, title: str = "", cell: float = 54.0,
+                 scale: float = theme.SCALE) -> None:
+        self.layout = layout
+        self.rounds = rounds
+        self.title = title
+        self.box = SheetLayout(layout.rows, layout.cols, cell)
+        self.canvas = SheetCanvas(self.box.width, self.box.height, LAYERS, scale, css_class="sk-sheet")
+        self.widget = self.canvas.widget
+        self._roads: list[int] | None = None       # what the ink layer shows now
+        self._score: Any = None
+        self._marks: Any = None
+
+    @property
+    def geometry(self) -> SquareGeometry:
+        """Cells in CSS px (what ``on_click`` callbacks receive)."""
+        return self.box.grid
+
+    @property
+    def click_geometry(self) -> SquareGeometry:
+        """Cells in canvas px (what a browser test clicks: canvas width / CSS width = ``scale``)."""
+        return self.box.grid.scaled(self.canvas.scale)
+
+    # ----- full redraw ----------------------------------------------------------------------
+    def draw_static(self) -> None:
+        """The printed sheet: paper, grid, numbers, score boxes, road table, and the icons."""
+        self._draw_paper()
+        self._draw_print()
+
+    def forget(self) -> None:
+        """Next ``sync`` redraws every dynamic layer in full."""
+        self._roads = self._score = self._marks = None
+
+    # ----- incremental redraw ---------------------------------------------------------------
+    def sync(self, state: AvenueState, player: int, interactive: bool = True) -> None:
+        """Bring ink, highlights and score column in line with ``state`` (call inside ``batch``)."""
+        roads = state.sheets[player].roads
+        self._sync_roads(roads)
+        score = _score_spec(state, player)
+        if score != self._score:
+            self._draw_score(score)
+            self._score = score
+        marks = _marks_spec(state, player, interactive)
+        if marks != self._marks:
+            self._draw_marks(marks)
+            self._marks = marks
+
+    def _sync_roads(self, roads: list[int]) -> None:
+        ink = self.canvas["ink"]
+        g = self.geometry
+        if self._roads is None:
+            x, y = g.x0, g.y0
+            ink.clear_rect(x - 1, y - 1, g.width + 2, g.height + 2)
+            old = [0] * len(roads)
+        else:
+            old = self._roads
+        for i, (a, b) in enumerate(zip(old, roads, strict=True)):
+            if a == b:
+                continue
+            x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
+            if a:
+                ink.clear_rect(x, y, s, s)
+            if b:
+                art.road(ink.ctx, x, y, s, b)
+        self._roads = list(roads)
+
+    # ----- the printed layers ---------------------------------------------------------------
+    def _draw_paper(self) -> None:
+        paper = self.canvas["paper"]
+        ctx = paper.ctx
+        b, g = self.box, self.geometry
+        ctx.fill_style = theme.PAPER
+        ctx.fill_rect(0, 0, b.width, b.height)
+        # title strip
+        ctx.fill_style = theme.PRINT
+        ctx.text_baseline = "alphabetic"
+        ctx.text_align = "left"
+        ctx.font = theme.font(17, theme.FONT_PRINT, "bold")
+        ctx.fill_text("AVENUE", b.left, 24)
+        ctx.font = theme.font(12, theme.FONT_PRINT, "italic")
+        ctx.fill_text(self.title or self.layout.title.split("(")[0].strip(), b.left + 92, 24)
+        # row and column numbers, as printed on the pad (the log names cells this way)
+        ctx.font = theme.font(11, theme.FONT_PRINT)
+        ctx.text_align = "center"
+        ctx.text_baseline = "middle"
+        for c in range(g.cols):
+            ctx.fill_text(str(c + 1), g.cell_center(0, c)[0], g.y0 - 9)
+        for r in range(g.rows):
+            ctx.fill_text(str(r + 1), g.x0 - 12, g.cell_center(r, 0)[1])
+        # grid
+        ctx.stroke_style = theme.GRID
+        ctx.line_width = 1
+        for r in range(1, g.rows):
+            ctx.stroke_line(g.x0, g.y0 + r * g.cell, g.x0 + g.width, g.y0 + r * g.cell)
+        for c in range(1, g.cols):
+            ctx.stroke_line(g.x0 + c * g.cell, g.y0, g.x0 + c * g.cell, g.y0 + g.height)
+        ctx.stroke_style = theme.GRID_STRONG
+        ctx.line_width = 1.6
+        ctx.stroke_rect(g.x0, g.y0, g.width, g.height)
+        self._draw_score_frame(ctx)
+        self._draw_ref_table(ctx)
+
+    def _draw_score_frame(self, ctx: Any) -> None:
+        b = self.box
+        x, y, w, h = b.score_rect
+        ctx.fill_style = theme.PAPER_SHADE
+        ctx.fill_rect(x, y, w, h)
+        ctx.fill_style = theme.PRINT
+        ctx.font = theme.font(11, theme.FONT_PRINT, "bold")
+        ctx.text_align = "center"
+        ctx.text_baseline = "middle"
+        ctx.fill_text("SCORE", x + w / 2, y - 9)
+        ctx.stroke_style = theme.GRID
+        ctx.line_width = 1
+        split = x + 38
+        for k, (kind, (rx, ry, rw, rh)) in enumerate(b.score_rows(self.rounds)):
+            if k:
+                ctx.stroke_line(rx, ry, rx + rw, ry)
+            ctx.fill_style = theme.PRINT
+            ctx.text_align = "left"
+            ctx.text_baseline = "top"
+            if kind == "farm":
+                ctx.font = theme.font(10, theme.FONT_PRINT)
+                ctx.fill_text(str(k + 1), rx + 4, ry + 4)
+            elif kind == "zeros":
+                ctx.font = theme.font(10, theme.FONT_PRINT, "italic")
+                ctx.text_baseline = "middle"
+                ctx.fill_text("zeros", rx + 4, ry + rh / 2)
+            elif kind == "total":
+                ctx.font = theme.font(10, theme.FONT_PRINT, "bold")
+                ctx.text_baseline = "middle"
+                ctx.fill_text("TOTAL", rx + 3, ry + rh / 2)
+        ctx.stroke_line(split, y, split, y + h)
+        ctx.stroke_style = theme.GRID_STRONG
+        ctx.line_width = 1.6
+        ctx.stroke_rect(x, y, w, h)
+        total_y = b.score_rows(self.rounds)[-1][1][1]
+        ctx.stroke_line(x, total_y, x + w, total_y)
+
+    def _draw_ref_table(self, ctx: Any) -> None:
+        b = self.box
+        ctx.fill_style = theme.PRINT
+        ctx.font = theme.font(11, theme.FONT_PRINT, "bold")
+        ctx.text_align = "left"
+        ctx.text_baseline = "middle"
+        _, y0, _, s0 = b.ref_rect(1)
+        ctx.fill_text("ROADS", b.left, y0 + s0 / 2)
+        for n in range(1, 7):
+            x, y, s, _ = b.ref_rect(n)
+            ctx.stroke_style = theme.GRID
+            ctx.line_width = 1
+            ctx.stroke_rect(x, y, s, s)
+            art.road(ctx, x, y, s, n, colour=theme.PRINT, width=3, wobble=False)
+            ctx.fill_style = theme.PRINT
+            ctx.font = theme.font(10, theme.FONT_PRINT, "bold")
+            ctx.text_align = "left"
+            ctx.text_baseline = "top"
+            ctx.fill_text(str(n), x + 2, y + 1)
+
+    def _draw_print(self) -> None:
+        ctx = self.canvas["print"].ctx
+        g, lay = self.geometry, self.layout
+        for (r, c), letter in lay.farm_at.items():
+            x, y, s, _ = g.cell_rect(r, c)
+            art.farm(ctx, x, y, s, letter)
+        for (r, c), colour in lay.castle_at.items():
+            x, y, s, _ = g.cell_rect(r, c)
+            art.castle(ctx, x, y, s, colour)
+        for (r, c), (p, gr) in lay.grapes.items():
+            x, y, s, _ = g.cell_rect(r, c)
+            art.grapes(ctx, x, y, s, p, gr)
+        for kind, (rx, ry, _, rh) in self.box.score_rows(self.rounds):
+            if kind in ("purple", "green"):
+                s = min(rh, 38)
+                art.castle(ctx, rx + 1, ry + (rh - s) / 2, s, kind)
+
+    # ----- dynamic layers -------------------------------------------------------------------
+    def _draw_score(self, spec: tuple[Any, ...]) -> None:
+        farms, boxes, preview, castles, zeros, penalty, total, final = spec
+        ink = self.canvas["ink"]
+        x, y, w, h = self.box.score_rect
+        ink.clear_rect(x + 1, y + 1, w - 2, h - 2)
+        ctx = ink.ctx
+        split = x + 38
+        rows = self.box.score_rows(self.rounds)
+        ctx.text_align = "center"
+        ctx.text_baseline = "middle"
+        for k, (kind, (rx, ry, rw, rh)) in enumerate(rows):
+            cy = ry + rh / 2
+            mid = (split + rx + rw) / 2
+            if kind == "farm":
+                if k < len(farms):
+                    ctx.fill_style = theme.INK
+                    ctx.font = theme.font(20, theme.FONT_INK, "bold")
+                    ctx.fill_text(farms[k], (rx + split) / 2, cy + 3)
+                if k < len(boxes):
+                    ctx.fill_style = theme.INK if boxes[k] else theme.OKABE_ITO["vermillion"]
+                    ctx.font = theme.font(22, theme.FONT_INK, "bold")
+                    ctx.fill_text(str(boxes[k]), mid, cy)
+                elif preview is not None and k == len(boxes):
+                    got, target, box = preview
+                    ctx.fill_style = theme.FAINT
+                    ctx.font = theme.font(19, theme.FONT_INK, "italic")
+                    ctx.fill_text(f"{box}?", mid, cy - 5)
+                    ctx.font = theme.font(10, theme.FONT_INK)
+                    note = f"{got} grapes" + (f", beat {target}" if target else "")
+                    ctx.fill_text(note, mid, cy + 13)
+            elif kind in ("purple", "green"):
+                ctx.fill_style = theme.INK if final else theme.FAINT
+                ctx.font = theme.font(20, theme.FONT_INK, "bold" if final else "italic")
+                ctx.fill_text(f"{castles[kind]}" + ("" if final else "?"), mid, cy)
+            elif kind == "zeros":
+                if zeros:
+                    ctx.fill_style = theme.OKABE_ITO["vermillion"]
+                    ctx.font = theme.font(15, theme.FONT_INK, "bold")
+                    ctx.fill_text(f"−{penalty * zeros}", mid, cy)
+            else:
+                ctx.fill_style = theme.INK if final else theme.FAINT
+                ctx.font = theme.font(22, theme.FONT_INK, "bold" if final else "italic")
+                ctx.fill_text(f"{total}" + ("" if final else "?"), mid, cy)
+
+    def _draw_marks(self, spec: tuple[Any, ...]) -> None:
+        legal, network, now_farm, peeked_farm, last, road, row = spec
+        hl = self.canvas["highlight"]
+        hl.clear()
+        ctx = hl.ctx
+        g = self.geometry
+        if row is not None:
+            rows = self.box.score_rows(self.rounds)
+            if row < len(rows):
+                rx, ry, rw, rh = rows[row][1]
+                ctx.fill_style = "rgba(240, 228, 66, 0.35)"
+                ctx.fill_rect(rx + 1, ry + 1, rw - 2, rh - 2)
+        ctx.fill_style = theme.NETWORK
+        for r, c in network:
+            x, y, s, _ = g.cell_rect(r, c)
+            ctx.fill_rect(x + 1, y + 1, s - 2, s - 2)
+        ctx.fill_style = theme.LEGAL
+        for i in legal:
+            x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
+            ctx.fill_rect(x + 3, y + 3, s - 6, s - 6)
+        for cell, colour, dashed in ((now_farm, theme.NOW_RING, False), (peeked_farm, theme.PEEK_RING, True)):
+            if cell is None:
+                continue
+            cx, cy = g.cell_center(*cell)
+            ctx.stroke_style = colour
+            ctx.line_width = 3
+            if dashed:
+                ctx.set_line_dash([6, 4])
+            ctx.stroke_circle(cx, cy, g.cell * 0.44)
+            if dashed:
+                ctx.set_line_dash([])
+        if last is not None:
+            x, y, s, _ = g.cell_rect(*last)
+            ctx.stroke_style = theme.LAST_MOVE
+            ctx.line_width = 2.5
+            ctx.set_line_dash([5, 3])
+            ctx.stroke_rect(x + 2.5, y + 2.5, s - 5, s - 5)
+            ctx.set_line_dash([])
+        if road:
+            x, y, s, _ = self.box.ref_rect(road)
+            ctx.fill_style = "rgba(240, 228, 66, 0.55)"
+            ctx.fill_rect(x - 3, y - 3, s + 6, s + 6)
+
+
+def _score_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
+    """Everything the score column shows, as a comparable value."""
+    pv = state.preview(p)
+    f = pv["farm"]
+    preview = None if f is None else (f["grapes"], f["target"], f["box"])
+    boxes = state.boxes[p]
+    zeros = sum(1 for b in boxes if b == 0)
+    return (tuple(state.round_farms), tuple(boxes), preview, pv["castles"], zeros, state.params.penalty,
+            state.total(p), state.is_terminal())
+
+
+def _marks_spec(state: AvenueState, p: int, interactive: bool) -> tuple[Any, ...]:
+    """Everything the highlight layer shows, as a comparable value."""
+    geo = state.geo
+    legal: tuple[int, ...] = ()
+    if interactive:
+        legal = tuple(a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw))
+    farm = state.farm if not state.is_terminal() else None
+    network: tuple[tuple[int, int], ...] = ()
+    now_farm = None
+    if farm is not None and farm in geo.farm_cell:
+        i = geo.farm_cell[farm]
+        now_farm = divmod(i, geo.cols)
+        network = tuple(state.sheets[p].network_cells(i))
+    seen = state.seen_farm[p]
+    peeked = divmod(geo.farm_cell[seen], geo.cols) if seen is not None and seen in geo.farm_cell else None
+    act = state.acted[p] if not state.is_terminal() else None
+    last = (act.row, act.col) if isinstance(act, Draw) and state.can_undo(p) else None
+    road = state.card.number if state.card is not None and not state.is_terminal() else None
+    row = None if state.is_terminal() or state.round == 0 else len(state.boxes[p])
+    return legal, network, now_farm, peeked, last, road, row

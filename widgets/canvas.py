@@ -1,0 +1,148 @@
+"""The sheet canvas base: explicitly sized, HiDPI, layered, redrawn for every new client, batched.
+
+Three facts about ipycanvas shape this module:
+
+- A canvas keeps no drawing on the kernel side. Voila runs the notebook before any browser
+  connects, so anything drawn then is lost: views draw only from model state, and redraw in
+  full when a client says it is ready (``on_client_ready``).
+- Every canvas talks through one shared manager that remembers which canvas the browser is
+  drawing on. A newly connected browser does not know it, so each batch starts by forgetting it
+  (the manager then names the canvas again inside the same message).
+- ``hold_canvas`` sends everything drawn inside it, on every canvas, as one message. ``batch``
+  wraps it, and nests.
+"""
+
+from __future__ import annotations
+
+import contextlib
+from collections.abc import Callable, Iterator, Sequence
+
+import ipywidgets as W
+from ipycanvas import Canvas, MultiCanvas, hold_canvas
+from ipycanvas import canvas as _ipycanvas
+from sheetkit.widgets import theme
+
+
+class _Batch:
+    depth = 0
+    serial = 0
+
+
+@contextlib.contextmanager
+def batch() -> Iterator[None]:
+    """Send everything drawn inside (on any canvas) as one message; nested batches join the outer one."""
+    if _Batch.depth:
+        _Batch.depth += 1
+        try:
+            yield
+        finally:
+            _Batch.depth -= 1
+        return
+    _Batch.depth = 1
+    _Batch.serial += 1
+    manager = _ipycanvas._CANVAS_MANAGER
+    # A browser that connected since the last message has no current canvas: make the manager
+    # name one again (it only does when it thinks the canvas changed).
+    manager._current_canvas = None
+    try:
+        with hold_canvas():
+            try:
+                yield
+            except BaseException:
+                # Drop the half-drawn batch (hold_canvas would otherwise stay on and send it later).
+                manager._commands_cache, manager._buffers_cache = [], []
+                manager._caching = False
+                manager._current_canvas = None
+                raise
+    finally:
+        _Batch.depth = 0
+
+
+def canvas_manager() -> W.Widget:
+    """The ipycanvas manager widget whose ``send`` carries every drawing message (tests count them)."""
+    return _ipycanvas._CANVAS_MANAGER
+
+
+class Layer:
+    """One canvas layer drawn in CSS pixels: ``ctx`` sets the HiDPI transform once per batch."""
+
+    def __init__(self, canvas: Canvas, scale: float) -> None:
+        self.canvas = canvas
+        self.scale = scale
+        self._serial = -1
+
+    @property
+    def ctx(self) -> Canvas:
+        """The ipycanvas Canvas, ready to draw in CSS pixels."""
+        if self._serial != _Batch.serial:
+            self._serial = _Batch.serial
+            s = self.scale
+            self.canvas.set_transform(s, 0, 0, s, 0, 0)
+        return self.canvas
+
+    def clear(self) -> None:
+        """Clear the whole layer."""
+        self.ctx.clear_rect(0, 0, self.canvas.width / self.scale, self.canvas.height / self.scale)
+
+    def clear_rect(self, x: float, y: float, w: float, h: float) -> None:
+        """Clear a rectangle (CSS px)."""
+        self.ctx.clear_rect(x, y, w, h)
+
+
+class SheetCanvas:
+    """A MultiCanvas of named layers, ``width`` × ``height`` CSS px, drawn at ``scale``× for HiDPI.
+
+    The widget's layout width/height are set in px to the CSS size, so the browser never
+    stretches it (a stretched canvas maps clicks to the wrong cell). ``on_click`` callbacks get
+    CSS-px coordinates: the browser already reports clicks in canvas pixels of the rendered size.
+    """
+
+    def __init__(self, width: float, height: float, layers: Sequence[str], scale: float = theme.SCALE,
+                 css_class: str | None = None) -> None:
+        self.width, self.height, self.scale = width, height, scale
+        self.widget = MultiCanvas(len(layers), width=round(width * scale), height=round(height * scale))
+        self.widget.layout = W.Layout(width=f"{width:g}px", height=f"{height:g}px",
+                                      min_width=f"{width:g}px", min_height=f"{height:g}px", flex="0 0 auto")
+        if css_class:
+            self.widget.add_class(css_class)
+        self.layers = {name: Layer(self.widget[i], scale) for i, name in enumerate(layers)}
+        self.clients = 0           # browsers that said they are ready (each gets a full redraw)
+        self._ready_cbs: list[Callable[[], None]] = []
+        self.widget.on_client_ready(self._client_ready)
+
+    def __getitem__(self, name: str) -> Layer:
+        return self.layers[name]
+
+    @property
+    def ready(self) -> bool:
+        """True once a browser has shown this canvas (before that, drawing is wasted)."""
+        return self.clients > 0
+
+    def on_ready(self, callback: Callable[[], None]) -> None:
+        """Call ``callback`` whenever a browser is ready for a full redraw."""
+        self._ready_cbs.append(callback)
+
+    def _client_ready(self, *_: object) -> None:
+        self.clients += 1
+        for cb in self._ready_cbs:
+            cb()
+
+    def on_click(self, callback: Callable[[float, float], None]) -> None:
+        """Call ``callback(x, y)`` in CSS px on mouse down (clicks only; moves are never streamed)."""
+        self.widget.on_mouse_down(lambda x, y: callback(x / self.scale, y / self.scale))
+
+    def close(self) -> None:
+        """Close the canvas and its layers (when a table replaces its sheet)."""
+        for layer in self.layers.values():
+            layer.canvas.close()
+        self.widget.close()
+
+    # ----- test hooks: what the browser would send ------------------------------------------
+    def simulate_client_ready(self) -> None:
+        """Behave as if a browser had just rendered the canvas."""
+        self.widget[len(self.layers) - 1]._handle_frontend_event(None, {"event": "client_ready"}, [])
+
+    def simulate_click(self, x: float, y: float) -> None:
+        """Behave as if the user clicked at CSS px (x, y)."""
+        top = self.widget[len(self.layers) - 1]
+        top._handle_frontend_event(None, {"event": "mouse_down", "x": x * self.scale, "y": y * self.scale}, [])

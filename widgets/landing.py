@@ -1,0 +1,65 @@
+"""The landing page's list of games, with links to their Voila dashboards."""
+
+from __future__ import annotations
+
+import html
+from dataclasses import dataclass
+
+from IPython.display import HTML
+
+
+@dataclass(frozen=True)
+class GameEntry:
+    """One game on the landing page."""
+
+    title: str
+    what: str
+    credits: str
+    notebook: str | None            # dashboard notebook next to index.ipynb; None while it is coming
+    links: tuple[tuple[str, str], ...] = ()   # (label, query string)
+
+
+GAMES: tuple[GameEntry, ...] = (
+    GameEntry("Avenue", "flip-and-write roads on a square grid; reach the grapes, beat the box above",
+              "Eilif Svensson and Kristian Amundsen Østby, Aporta Games (2016)", "avenue.ipynb",
+              (("against the greedy bot", "bots=greedy"), ("solo", "bots=none"),
+               ("against three bots", "bots=random,greedy,montecarlo"))),
+    GameEntry("Kingdom Maps", "roll-and-write territories on a hex map",
+              "Martín Oddino, RunDOS Studio (2020, free print-and-play)", None),
+    GameEntry("Key Harvest", "hex field tiles, bidding with crops",
+              "Richard Breese, R&D Games / Rio Grande Games (2007)", None),
+)
+
+_CSS = """<style>
+table.sk-games { border-collapse: collapse; font-size: 15px; margin: 8px 0 14px 0; }
+table.sk-games td, table.sk-games th { padding: 10px 16px; border-bottom: 1px solid #ddd; text-align: left;
+  vertical-align: top; }
+table.sk-games th { color: #666; font-weight: normal; }
+table.sk-games .sk-coming { color: #777; font-style: italic; }
+table.sk-games a.sk-play { font-weight: bold; font-size: 16px; }
+</style>"""
+
+
+# JupyterLab's rendered-HTML styles right-align table cells with selectors that outrank a class.
+_LEFT = "style='text-align: left'"
+
+
+def games_html(games: tuple[GameEntry, ...] = GAMES) -> str:
+    """The games as an HTML table; links are relative, so they work under /voila/render/ and in Lab."""
+    rows = []
+    for g in games:
+        if g.notebook:
+            nb = html.escape(g.notebook)
+            extra = " · ".join(f"<a href='{nb}?{html.escape(q)}'>{html.escape(label)}</a>" for label, q in g.links)
+            play = f"<a class='sk-play' href='{nb}'>Play {html.escape(g.title)}</a><br><small>{extra}</small>"
+        else:
+            play = "<span class='sk-coming'>coming</span>"
+        rows.append(f"<tr><td {_LEFT}><b>{html.escape(g.title)}</b><br><small>{html.escape(g.credits)}</small></td>"
+                    f"<td {_LEFT}>{html.escape(g.what)}</td><td {_LEFT}>{play}</td></tr>")
+    head = f"<tr><th {_LEFT}>game</th><th {_LEFT}>what you do</th><th {_LEFT}>dashboard</th></tr>"
+    return f"{_CSS}<table class='sk-games'>{head}{''.join(rows)}</table>"
+
+
+def games_table() -> HTML:
+    """The landing page's table, for display in a notebook."""
+    return HTML(games_html())
