@@ -1,0 +1,431 @@
+"""Drive Voila in headless Chromium: shared by tests/browser/ and benchmarks/browser_bench.py.
+
+Everything a Voila server writes (config, runtime files, kernels' IPython dirs, HOME) goes into
+a temporary directory, the port is free, the server binds 127.0.0.1 only, idle kernels are
+culled, and ``stop()`` always ends the whole process group.
+"""
+
+from __future__ import annotations
+
+import contextlib
+import json
+import os
+import re
+import signal
+import socket
+import struct
+import subprocess
+import sys
+import time
+import urllib.request
+from collections.abc import Iterator
+from pathlib import Path
+from typing import Any
+
+REPO = Path(__file__).resolve().parents[2]
+ARTIFACTS = REPO / "artifacts"
+CHROMIUM = os.environ.get("SHEETKIT_CHROMIUM", "/usr/bin/chromium")
+CHROMIUM_ARGS = [
+    "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
+    "--disable-sync", "--no-first-run", "--disable-quic",
+]
+# What a Python error looks like once Voila or the output area has rendered it.
+TRACEBACK_MARKERS = ("Traceback (most recent call last)", "---------------------------------------------------------------------------")
+
+
+class HarnessError(RuntimeError):
+    """The browser harness could not do its job (server did not start, page never got ready...)."""
+
+
+def chromium_or_fail() -> str:
+    """The Chromium executable, or a clear error (never a skip): ``./dev test`` installs it."""
+    if not (os.path.isfile(CHROMIUM) and os.access(CHROMIUM, os.X_OK)):
+        raise HarnessError(
+            f"headless Chromium not found at {CHROMIUM}: the browser tests need Debian's chromium "
+            "(`sudo apt-get install chromium`, which `./dev test` does for you), or set SHEETKIT_CHROMIUM")
+    return CHROMIUM
+
+
+def launch_browser(playwright: Any) -> Any:
+    return playwright.chromium.launch(executable_path=chromium_or_fail(), headless=True, args=CHROMIUM_ARGS)
+
+
+def free_port() -> int:
+    with socket.socket(socket.AF_INET, socket.SOCK_STREAM) as s:
+        s.bind(("127.0.0.1", 0))
+        return int(s.getsockname()[1])
+
+
+def isolated_env(root: Path, venv: Path | None = None) -> dict[str, str]:
+    """An environment whose Jupyter/IPython/HOME dirs all live under ``root``."""
+    env = {k: v for k, v in os.environ.items()
+           if not k.startswith(("JUPYTER", "IPYTHON", "PYTHONPATH", "VIRTUAL_ENV", "PIP_"))}
+    dirs = {"HOME": "home", "JUPYTER_CONFIG_DIR": "jupyter-config", "JUPYTER_DATA_DIR": "jupyter-data",
+            "JUPYTER_RUNTIME_DIR": "jupyter-runtime", "IPYTHONDIR": "ipython", "MPLCONFIGDIR": "mpl",
+            "XDG_CACHE_HOME": "cache", "XDG_CONFIG_HOME": "xdg-config", "TMPDIR": "tmp"}
+    for var, name in dirs.items():
+        (root / name).mkdir(parents=True, exist_ok=True)
+        env[var] = str(root / name)
+    venv = venv or Path(sys.prefix)
+    # The kernelspec a venv installs says "python": the venv's bin must come first on PATH.
+    env["PATH"] = f"{venv / 'bin'}{os.pathsep}{env.get('PATH', '/usr/bin:/bin')}"
+    env["VIRTUAL_ENV"] = str(venv)
+    env["JUPYTER_PLATFORM_DIRS"] = "1"
+    env["PYTHONUNBUFFERED"] = "1"
+    env["PIP_DISABLE_PIP_VERSION_CHECK"] = "1"
+    return env
+
+
+class VoilaServer:
+    """One Voila process serving a notebook (``/``) or a directory (``/voila/render/<path>``).
+
+    ``app="lab"`` instead runs ``jupyter lab`` on the directory ``target``, with Voila as its server
+    extension: the way Binder serves ``?urlpath=voila/render/...`` (same page URLs).
+    """
+
+    def __init__(self, target: Path, workdir: Path, venv: Path | None = None, cwd: Path = REPO,
+                 cull_idle: int = 30, extra_args: list[str] | None = None, start_timeout: float = 90,
+                 app: str = "voila") -> None:
+        self.target = Path(target)
+        self.workdir = Path(workdir)
+        self.venv = venv or Path(sys.prefix)
+        self.cwd = cwd
+        self.port = free_port()
+        self.base = f"http://127.0.0.1:{self.port}/"
+        self.log_path = self.workdir / f"{app}-{self.port}.log"
+        self.env = isolated_env(self.workdir / "env", self.venv)
+        # Voila starts one kernel per page load: cull those left idle (pages we closed), on top
+        # of Voila's own shutdown-on-unload beacon.
+        culling = [f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
+                   "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_connected=False"]
+        if app == "voila":
+            self.args = [str(self.venv / "bin" / "voila"), str(self.target), "--no-browser",
+                         f"--port={self.port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *culling]
+        elif app == "lab":
+            self.args = [str(self.venv / "bin" / "jupyter"), "lab", "--no-browser", f"--port={self.port}",
+                         "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
+                         f"--ServerApp.root_dir={self.target}", "--IdentityProvider.token=",
+                         "--ServerApp.password=", *culling]
+        else:
+            raise ValueError(f"unknown app {app!r}")
+        self.args += extra_args or []
+        self.start_timeout = start_timeout
+        self.proc: subprocess.Popen[bytes] | None = None
+
+    # ----- life cycle ----------------------------------------------------------------------
+    def start(self) -> VoilaServer:
+        self.workdir.mkdir(parents=True, exist_ok=True)
+        log = open(self.log_path, "wb")  # noqa: SIM115 - the child owns it until stop()
+        self.proc = subprocess.Popen(self.args, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT,
+                                     stdin=subprocess.DEVNULL, start_new_session=True)
+        log.close()
+        deadline = time.monotonic() + self.start_timeout
+        while time.monotonic() < deadline:
+            if self.proc.poll() is not None:
+                raise HarnessError(f"voila exited with code {self.proc.returncode}:\n{self.log_tail()}")
+            if "is running at" in self.log_text() and self._port_open():
+                return self
+            time.sleep(0.1)
+        self.stop()
+        raise HarnessError(f"voila did not start within {self.start_timeout:.0f} s:\n{self.log_tail()}")
+
+    def _port_open(self) -> bool:
+        with socket.socket() as s:
+            s.settimeout(0.2)
+            return s.connect_ex(("127.0.0.1", self.port)) == 0
+
+    def stop(self) -> None:
+        """End voila and every kernel it started."""
+        p, self.proc = self.proc, None
+        if p is None:
+            return
+        if p.poll() is None:
+            p.send_signal(signal.SIGTERM)          # voila shuts all its kernels down on SIGTERM
+            try:
+                p.wait(timeout=20)
+            except subprocess.TimeoutExpired:
+                with contextlib.suppress(ProcessLookupError):
+                    os.killpg(p.pid, signal.SIGKILL)
+                with contextlib.suppress(subprocess.TimeoutExpired):
+                    p.wait(timeout=5)
+        # Kernels run in their own sessions; any survivor still names its connection file, which
+        # lives under our private TMPDIR: end exactly those processes.
+        for pid in self.leftover_pids():
+            with contextlib.suppress(ProcessLookupError, PermissionError):
+                os.kill(pid, signal.SIGKILL)
+
+    def leftover_pids(self) -> list[int]:
+        """Processes (kernels) still running whose command line mentions this server's private dirs."""
+        mark = str(self.workdir / "env").encode()
+        pids = []
+        for d in Path("/proc").iterdir():
+            if not d.name.isdigit() or int(d.name) == os.getpid():
+                continue
+            try:
+                if mark in (d / "cmdline").read_bytes():
+                    pids.append(int(d.name))
+            except OSError:
+                continue
+        return pids
+
+    def __enter__(self) -> VoilaServer:
+        return self.start()
+
+    def __exit__(self, *exc: object) -> None:
+        self.stop()
+
+    # ----- helpers -------------------------------------------------------------------------
+    def url(self, notebook: str | None = None, query: str = "") -> str:
+        """The page URL: ``notebook`` is a path relative to the served directory (None in notebook mode)."""
+        path = "" if notebook is None else f"voila/render/{notebook}"
+        return self.base + path + (f"?{query}" if query else "")
+
+    def log_text(self) -> str:
+        try:
+            return self.log_path.read_text(errors="replace")
+        except FileNotFoundError:
+            return ""
+
+    def log_tail(self, n: int = 40) -> str:
+        return "\n".join(self.log_text().splitlines()[-n:])
+
+    def kernels(self) -> list[dict[str, Any]]:
+        """Running kernels (Voila exposes the kernels API to local requests)."""
+        try:
+            with urllib.request.urlopen(self.base + "api/kernels", timeout=5) as r:
+                return list(json.loads(r.read()))
+        except Exception:
+            return []
+
+
+# ----- pages ---------------------------------------------------------------------------------
+
+def close_page(page: Any) -> None:
+    """Leave the page so Voila's unload beacon shuts its kernel down, then close it."""
+    with contextlib.suppress(Exception):
+        page.goto("about:blank", timeout=5000)
+    with contextlib.suppress(Exception):
+        page.close()
+
+
+def page_text(page: Any) -> str:
+    return str(page.evaluate("() => document.body ? document.body.innerText : ''"))
+
+
+def assert_no_traceback(page: Any) -> None:
+    text = page_text(page)
+    for marker in TRACEBACK_MARKERS:
+        if marker in text:
+            raise AssertionError(f"the page shows a Python traceback:\n{text[-3000:]}")
+    errs = page.locator(".jp-OutputArea-output[data-mime-type='application/vnd.jupyter.stderr'], "
+                        ".jp-RenderedText[data-mime-type='application/vnd.jupyter.error']")
+    if errs.count():
+        raise AssertionError(f"the page shows an error output: {errs.first.inner_text()[:2000]}")
+
+
+def status_text(page: Any) -> str:
+    loc = page.locator(".sk-status")
+    return loc.first.inner_text() if loc.count() else ""
+
+
+def wait_ready(page: Any, status: str | re.Pattern[str] | None = None, timeout: float = 90) -> None:
+    """Wait until the sheet canvas exists and has been drawn on, and the status line shows ``status``."""
+    deadline = time.monotonic() + timeout
+    pat = re.compile(re.escape(status)) if isinstance(status, str) else status
+    last = ""
+    while time.monotonic() < deadline:
+        for marker in ("model not found", "Model not found", *TRACEBACK_MARKERS):
+            if marker in (txt := page_text(page)):
+                raise HarnessError(f"page shows {marker!r}:\n{txt[-2000:]}")
+        if page.evaluate(JS_SHEET_DRAWN):
+            last = status_text(page)
+            if pat is None or pat.search(last):
+                return
+        time.sleep(0.1)
+    raise HarnessError(f"page not ready after {timeout:.0f} s (status line: {last!r}); page text:\n"
+                       f"{page_text(page)[-2000:]}")
+
+
+# JS shared by tests and benchmarks. The sheet is `.sk-sheet`: a <canvas> (ipycanvas Canvas) or a
+# <div> of stacked layer canvases (MultiCanvas). Coordinates in canvas pixels map to CSS pixels by
+# the canvas's bounding rect (this covers devicePixelRatio and any CSS scaling).
+JS_HELPERS = r"""
+window.__sk = window.__sk || {
+  layers() {
+    const el = document.querySelector('.sk-sheet');
+    if (!el) return [];
+    return el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
+  },
+  info() {
+    const ls = this.layers();
+    if (!ls.length) return null;
+    const top = ls[ls.length - 1], r = top.getBoundingClientRect();
+    return {width: top.width, height: top.height, left: r.left, top: r.top, cssWidth: r.width,
+            cssHeight: r.height, dpr: window.devicePixelRatio, layers: ls.length};
+  },
+  composite(x, y, w, h) {
+    // Draw all layers (bottom first) onto one scratch canvas and return its pixels.
+    const ls = this.layers();
+    const c = document.createElement('canvas');
+    c.width = w; c.height = h;
+    const ctx = c.getContext('2d');
+    for (const l of ls) ctx.drawImage(l, x, y, w, h, 0, 0, w, h);
+    return ctx.getImageData(0, 0, w, h).data;
+  },
+  region(x, y, w, h) { return Array.from(this.composite(x, y, w, h)); },
+  hash(x, y, w, h) {
+    const d = this.composite(x, y, w, h);
+    let s = 0;
+    for (let i = 0; i < d.length; i++) s = (s * 31 + d[i]) >>> 0;
+    return s;
+  },
+  clientPoint(x, y) {
+    const i = this.info();
+    return {x: i.left + x * i.cssWidth / i.width, y: i.top + y * i.cssHeight / i.height};
+  },
+  dispatchClick(x, y) {
+    // What a real click sends to ipycanvas: mousedown, mouseup, click at the same point.
+    const ls = this.layers(), top = ls[ls.length - 1], p = this.clientPoint(x, y);
+    const o = {clientX: p.x, clientY: p.y, bubbles: true, cancelable: true, view: window, button: 0};
+    top.dispatchEvent(new MouseEvent('mousedown', o));
+    top.dispatchEvent(new MouseEvent('mouseup', o));
+    top.dispatchEvent(new MouseEvent('click', o));
+  },
+  // Click (x, y) in canvas pixels and resolve with ms until the region (rx, ry, rw, rh) changes.
+  timeClick(x, y, rx, ry, rw, rh, timeoutMs) {
+    const before = this.hash(rx, ry, rw, rh);
+    return new Promise((resolve) => {
+      const t0 = performance.now();
+      const tick = () => {
+        const dt = performance.now() - t0;
+        if (this.hash(rx, ry, rw, rh) !== before) return resolve(dt);
+        if (dt > timeoutMs) return resolve(-1);
+        requestAnimationFrame(tick);
+      };
+      this.dispatchClick(x, y);
+      requestAnimationFrame(tick);
+    });
+  },
+};
+"""
+
+JS_SHEET_DRAWN = JS_HELPERS + r"""
+(() => {
+  const i = window.__sk.info();
+  if (!i || !i.width || !i.height || !i.cssWidth) return false;
+  // Drawn = more than one colour on the composited sheet.
+  const d = window.__sk.composite(0, 0, i.width, i.height);
+  const first = d[0] + ',' + d[1] + ',' + d[2] + ',' + d[3];
+  for (let k = 4; k < d.length; k += 4 * 7) {
+    if (d[k] + ',' + d[k + 1] + ',' + d[k + 2] + ',' + d[k + 3] !== first) return true;
+  }
+  return false;
+})()
+"""
+
+
+def js(page: Any, expr: str, *args: Any) -> Any:
+    """Evaluate a function expression with the helpers installed."""
+    return page.evaluate(JS_HELPERS + f";({expr})", list(args) if args else None)
+
+
+def canvas_info(page: Any) -> dict[str, Any]:
+    info = page.evaluate(JS_HELPERS + ";window.__sk.info()")
+    if not info:
+        raise HarnessError("no .sk-sheet canvas on the page")
+    return dict(info)
+
+
+def region_pixels(page: Any, x: int, y: int, w: int, h: int) -> Any:
+    """RGBA pixels (numpy array h×w×4) of the composited sheet, in canvas pixel coordinates."""
+    import numpy as np
+
+    data = page.evaluate(JS_HELPERS + ";(a) => window.__sk.region(a[0], a[1], a[2], a[3])", [x, y, w, h])
+    return np.asarray(data, dtype=np.uint8).reshape(h, w, 4)
+
+
+def click_canvas(page: Any, x: float, y: float) -> None:
+    """A real mouse click (Playwright input) at canvas pixel (x, y)."""
+    p = page.evaluate(JS_HELPERS + ";(a) => window.__sk.clientPoint(a[0], a[1])", [x, y])
+    page.mouse.click(p["x"], p["y"])
+
+
+# ----- websocket traffic ------------------------------------------------------------------------
+
+def _decode_v1(payload: bytes) -> dict[str, Any] | None:
+    """Decode one frame of Jupyter's v1 kernel websocket protocol (binary)."""
+    try:
+        (n,) = struct.unpack_from("<Q", payload, 0)
+        offsets = list(struct.unpack_from(f"<{n}Q", payload, 8))
+        parts = [payload[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
+        return {"channel": parts[0].decode(), "header": json.loads(parts[1]), "content": json.loads(parts[4])}
+    except Exception:
+        return None
+
+
+def describe_frame(payload: str | bytes) -> str:
+    """A short kind for a kernel websocket frame: channel/msg_type[/comm method or event]."""
+    msg: dict[str, Any] | None
+    if isinstance(payload, bytes | bytearray):
+        msg = _decode_v1(bytes(payload))
+    else:
+        try:
+            msg = json.loads(payload)
+        except Exception:
+            msg = None
+    if not msg:
+        return "other"
+    kind = f"{msg.get('channel', '?')}/{msg.get('header', {}).get('msg_type', '?')}"
+    content = msg.get("content") or {}
+    if kind.endswith("comm_msg"):
+        data = content.get("data") or {}
+        method = data.get("method", "?")
+        sub = (data.get("content") or {}).get("event") if method == "custom" else None
+        kind += f"/{method}" + (f":{sub}" if sub else "")
+    elif kind.endswith("/status"):
+        kind += f":{content.get('execution_state')}"
+    return kind
+
+
+class FrameLog:
+    """Every kernel websocket frame of a page, both directions, with sizes and kinds."""
+
+    def __init__(self, page: Any) -> None:
+        self.frames: list[tuple[float, str, int, str]] = []   # (t, "in"/"out", bytes, kind)
+        page.on("websocket", self._on_ws)
+
+    def _on_ws(self, ws: Any) -> None:
+        if "/api/kernels/" not in ws.url:
+            return
+        ws.on("framereceived", lambda p: self._add("in", p))
+        ws.on("framesent", lambda p: self._add("out", p))
+
+    def _add(self, direction: str, payload: str | bytes) -> None:
+        size = len(payload.encode()) if isinstance(payload, str) else len(payload)
+        self.frames.append((time.monotonic(), direction, size, describe_frame(payload)))
+
+    def mark(self) -> int:
+        return len(self.frames)
+
+    def since(self, mark: int) -> list[tuple[float, str, int, str]]:
+        return self.frames[mark:]
+
+
+def settle(page: Any, frames: FrameLog, quiet: float = 0.4, timeout: float = 10) -> None:
+    """Wait until no kernel frame has arrived for ``quiet`` seconds."""
+    deadline = time.monotonic() + timeout
+    while time.monotonic() < deadline:
+        page.wait_for_timeout(50)
+        last = frames.frames[-1][0] if frames.frames else 0.0
+        if time.monotonic() - last >= quiet:
+            return
+
+
+@contextlib.contextmanager
+def voila(target: Path, workdir: Path, **kw: Any) -> Iterator[VoilaServer]:
+    server = VoilaServer(target, workdir, **kw)
+    server.start()
+    try:
+        yield server
+    finally:
+        server.stop()
