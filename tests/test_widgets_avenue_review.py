@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
+import json
 from fractions import Fraction
+from pathlib import Path
 
 from sheetkit.widgets import avenue_plots
 from sheetkit.widgets import avenue_text as words
@@ -11,6 +13,9 @@ from sheetkit.analysis import avenue_review as review
 from sheetkit.analysis.exact import avenue_round_length
 from sheetkit.core.play import play_out
 from sheetkit.games.avenue import Draw, GreedyBot, RandomBot, new_game
+from sheetkit.games.avenue.titles import TITLES, title_for, title_table
+
+REPO = Path(__file__).resolve().parents[1]
 
 CODE = "AV-0000-001A"
 
@@ -76,10 +81,17 @@ def test_greedy_hindsight_finds_where_a_random_player_differed():
     assert all(r["gap"] >= 0 for r in rows)
 
 
-def test_titles_rise_with_the_score():
-    assert review.provisional_title(-10) == review.LOWEST_TITLE
-    titles = [review.provisional_title(t) for t in (0, 15, 30, 45, 60, 99)]
-    assert titles == ["Day tripper", "Grape picker", "Vine dresser", "Vintner", "Grand cru", "Grand cru"]
+def test_titles_rise_with_the_score_and_sit_on_the_bots_percentiles():
+    """avenue.md §Several players, solo: a title table built from the bots' score distribution."""
+    assert title_for(-10) == "Lost in the vines"
+    titles = [title_for(t) for t in (4, 5, 14, 28, 40, 55, 99)]
+    assert titles == ["Lost in the vines", "Day tripper", "Grape picker", "Vine dresser", "Vintner", "Grand cru",
+                      "Grand cru"]
+    stats = json.loads((REPO / "docs/data/avenue_stats_1000.json").read_text())["bots"]
+    # the middle title starts at the greedy bot's median game; the top one above montecarlo's p90
+    assert dict((t, lo) for lo, t, _ in TITLES)["Grape picker"] == stats["greedy"]["median"]
+    assert TITLES[0][0] >= stats["montecarlo"]["p90"]
+    assert [r[1] for r in title_table()] == [t for _, t, _ in TITLES] + ["Lost in the vines"]
 
 
 def test_the_plots_render_for_a_finished_game_and_say_what_to_wait_for_before():

@@ -18,6 +18,7 @@ from sheetkit.widgets import AvenueTable, canvas_manager
 
 from sheetkit.core.records import dumps, replay
 from sheetkit.games.avenue import Draw, GreedyBot, Peek, new_game
+from sheetkit.games.avenue.titles import title_for
 
 CODE = "AV-0000-001A"
 
@@ -267,7 +268,8 @@ def test_a_whole_solo_game_shows_your_total_and_title(rec):
     t = ready_table(rec, bots=())
     play_through(t, rec)
     assert breakdown_totals(t) == {0: t.state.total(0)}
-    assert "Your title:" in t.end_summary.value and "provisional" in t.end_summary.value
+    assert f"Your title: <b>{title_for(t.state.total(0))}</b>" in t.end_summary.value
+    assert "Title table" in t.end_summary.value and "provisional" not in t.end_summary.value
     assert t.opponents.widget.layout.display == "none"
 
 

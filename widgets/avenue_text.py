@@ -9,10 +9,11 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
-from sheetkit.analysis.avenue_review import chance_round_ends_next, provisional_title
+from sheetkit.analysis.avenue_review import chance_round_ends_next
 from sheetkit.games.avenue.cards import ROAD_NAMES, RoadCard
 from sheetkit.games.avenue.moves import Draw, Pass, Peek
 from sheetkit.games.avenue.state import AvenueState
+from sheetkit.games.avenue.titles import title_for, title_table
 
 
 def cell_words(row: int, col: int) -> str:
@@ -220,10 +221,18 @@ def breakdown_html(state: AvenueState, me: int = 0) -> str:
 def end_summary(state: AvenueState, me: int = 0) -> str:
     """Placing and title after the last round (HTML)."""
     total = state.total(me)
-    title = provisional_title(total)
+    title = title_for(total)
     n = state.num_players
     head = (f"You scored {total}" if n == 1
             else f"You placed {ordinal(state.placings()[me])} of {n}, with {total} point{'s' if total != 1 else ''}")
     return (f"<h3>{head}</h3>"
-            f"<div>Your title: <b>{html.escape(title)}</b> "
-            f"<span class='sk-small'>(provisional: a par table from bot games is coming)</span></div>")
+            f"<div>Your title: <b>{html.escape(title)}</b></div>" + _titles_html(title))
+
+
+def _titles_html(mine: str) -> str:
+    """The par table from the bots' score distributions, the earned title marked."""
+    me = " class='sk-me'"
+    rows = "".join(f"<tr{me if t == mine else ''}><td>{html.escape(r)}</td><td><b>{html.escape(t)}</b>"
+                   f"</td><td class='sk-small'>{html.escape(m)}</td></tr>" for r, t, m in title_table())
+    return (f"<details class='sk-titles'><summary>Title table (set from 1,000 bot games)</summary>"
+            f"<table>{rows}</table></details>")

@@ -98,6 +98,10 @@ CSS = f"""
 .sk-table .sk-breakdown .sk-zero {{ color: {OKABE_ITO['vermillion']}; }}
 .sk-table a, .sk-live a {{ color: {OKABE_ITO['blue']}; text-decoration: underline; }}
 .sk-table a.sk-download {{ font-size: 14px; }}
+.sk-table .sk-titles {{ font-size: 13px; margin-top: 4px; }}
+.sk-table .sk-titles summary {{ cursor: pointer; color: {OKABE_ITO['blue']}; }}
+.sk-table .sk-titles td {{ padding: 1px 8px 1px 0; }}
+.sk-table .sk-titles tr.sk-me td {{ background: #FFF6D8; }}
 .sk-review {{ border-collapse: collapse; font-size: 13px; margin: 6px 0; }}
 .sk-review th, .sk-review td {{ border-bottom: 1px solid {GRID}; padding: 3px 10px; text-align: left; }}
 .sk-review th {{ color: {PRINT}; font-weight: normal; }}

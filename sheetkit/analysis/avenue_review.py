@@ -15,27 +15,7 @@ from sheetkit.games.avenue.moves import Draw, Peek, parse_action
 from sheetkit.games.avenue.params import AvenueParams
 from sheetkit.games.avenue.state import AvenueState
 
-# Provisional titles by final score. The thresholds sit around the bots' medians (random ≈ −17,
-# greedy ≈ 14, montecarlo ≈ 45 on the standard rules); a par table built from bot score
-# distributions will replace them.
-TITLES: tuple[tuple[int, str], ...] = (
-    (60, "Grand cru"),
-    (45, "Vintner"),
-    (30, "Vine dresser"),
-    (15, "Grape picker"),
-    (0, "Day tripper"),
-)
-LOWEST_TITLE = "Lost in the vines"
-
 BOT_LABELS = {"random": "Random bot", "greedy": "Greedy bot", "montecarlo": "Montecarlo bot"}
-
-
-def provisional_title(total: int) -> str:
-    """The (provisional) title a final score earns."""
-    for threshold, title in TITLES:
-        if total >= threshold:
-            return title
-    return LOWEST_TITLE
 
 
 def round_lengths(state: AvenueState) -> list[int]:
