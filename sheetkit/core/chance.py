@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import hashlib
 from collections.abc import Sequence
 from typing import Generic, TypeVar
 
@@ -22,10 +23,20 @@ def fresh_seed() -> int:
     return int(np.random.default_rng().integers(0, MAX_SEED + 1))
 
 
+def _label_word(label: int | str) -> int:
+    """One SeedSequence word per label: ints as they are, texts from their UTF-8 bytes."""
+    if isinstance(label, int):
+        return label
+    data = label.encode()
+    if len(data) <= 8:
+        return int.from_bytes(data.ljust(8, b"\0"), "little")
+    # Longer texts: a digest of the whole text, so labels sharing their first 8 bytes still differ.
+    return int.from_bytes(hashlib.blake2b(data, digest_size=8).digest(), "little")
+
+
 def derive_seed(seed: int, *labels: int | str) -> int:
     """A child seed for a sub-stream (e.g. bot 2 of game 7), stable across runs and processes."""
-    words = [seed] + [x if isinstance(x, int) else int.from_bytes(x.encode()[:8].ljust(8, b"\0"), "little")
-                      for x in labels]
+    words = [seed] + [_label_word(x) for x in labels]
     return int(np.random.SeedSequence(words).generate_state(1, np.uint64)[0] & MAX_SEED)
 
 

@@ -11,6 +11,7 @@ from pathlib import Path
 from typing import Any
 
 from sheetkit.core.chance import MAX_SEED
+from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import IllegalAction, RecordError
 from sheetkit.core.protocol import GameState
 from sheetkit.core.registry import GameSpec, get_game
@@ -21,6 +22,7 @@ VERSION = 1
 MAX_BYTES = 2_000_000
 MAX_LOG = 20_000
 MAX_PLAYERS = 16
+MAX_NAME = 60  # characters in a player's name
 
 
 def make_record(
@@ -74,7 +76,7 @@ def check_record(doc: Any) -> tuple[GameSpec, Any, dict[str, Any]]:
     params = spec.parse_params(doc["params"], "record.params")
     players = expect_list(doc["players"], "record.players", MAX_PLAYERS, 1)
     for i, p in enumerate(players):
-        expect_str(p, f"record.players[{i}]", 60)
+        expect_str(p, f"record.players[{i}]", MAX_NAME)
     if not spec.min_players <= len(players) <= spec.max_players:
         raise RecordError(f"{spec.title} takes {spec.min_players} to {spec.max_players} players, "
                           f"the record has {len(players)}", "record.players")
@@ -97,6 +99,8 @@ def replay(doc: Any) -> GameState:
     spec, params, doc = check_record(doc)
     deal = spec.parse_deal(doc["deal"], params, "record.deal") if "deal" in doc else None
     state = spec.new_state(params, list(doc["players"]), seed=doc.get("seed"), deal=deal)
+    if "code" in doc:
+        _check_code(state, doc["code"])
     for i, entry in enumerate(doc["log"]):
         path = f"record.log[{i}]"
         if not isinstance(entry, dict):
@@ -122,19 +126,47 @@ def _replay_chance(state: GameState, entry: dict[str, Any], path: str) -> None:
         raise RecordError("a table step here is out of order (players still have to act)", path)
     got = state.apply_chance()
     if got != entry:
-        raise RecordError(f"the record says {json.dumps(entry)[:80]} but the deal gives {json.dumps(got)[:80]}",
-                          path)
+        raise RecordError(f"the record says {_short(entry)} but the deal gives {_short(got)}", path)
+
+
+def _short(value: Any) -> str:
+    """At most 80 characters of a JSON value, for messages (never fails, whatever the value)."""
+    try:
+        text = json.dumps(value)
+    except (TypeError, ValueError, RecursionError):
+        text = "a value that is not plain JSON"
+    return text if len(text) <= 80 else text[:79] + "…"
+
+
+def _check_code(state: GameState, code: str) -> None:
+    """A record's game code is only a label, but it must name the record's own deal and rules."""
+    try:
+        given = parse_code(code)
+    except RecordError as e:
+        raise RecordError(e.reason, "record.code") from None
+    made = getattr(state, "game_code", lambda: None)()
+    if made is None:
+        raise RecordError(f"{_short(code)} cannot be this game's code: the record uses a fixed deal or rules "
+                          "that no game code can name", "record.code")
+    if parse_code(made) != given:
+        raise RecordError(f"{_short(code)} does not match the record's seed and rules (they make {made})",
+                          "record.code")
 
 
 def load_record(path: str | Path) -> dict[str, Any]:
     """Read and validate a record file (replaying is separate: see ``replay``)."""
     p = Path(path)
     try:
-        data = p.read_bytes()
+        if p.is_dir():
+            raise RecordError(f"{p} is a folder, not a record file")
+        with p.open("rb") as f:  # bounded: a huge file (or /dev/zero) is refused, not read to the end
+            data = f.read(MAX_BYTES + 1)
     except OSError as e:
         raise RecordError(f"cannot read {p}: {e.strerror or e}") from None
+    if len(data) > MAX_BYTES:
+        raise RecordError(f"{p} is too large (more than {MAX_BYTES:,} bytes; a record is at most {MAX_BYTES:,})")
     try:
-        text = data.decode("utf-8")
+        text = data.decode("utf-8-sig")  # a byte-order mark left by some editors is fine
     except UnicodeDecodeError:
         raise RecordError(f"{p} is not a text (UTF-8) file") from None
     doc = parse_json(text)

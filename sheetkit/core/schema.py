@@ -70,5 +70,6 @@ def expect_list(v: Any, path: str, max_len: int, min_len: int = 0) -> list[Any]:
     if not isinstance(v, list):
         raise RecordError(f"expected a list, got {type_name(v)}", path)
     if not min_len <= len(v) <= max_len:
-        raise RecordError(f"expected {min_len} to {max_len} items, got {len(v)}", path)
+        want = f"exactly {min_len}" if min_len == max_len else f"{min_len} to {max_len}"
+        raise RecordError(f"expected {want} items, got {len(v)}", path)
     return v

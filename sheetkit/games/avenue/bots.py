@@ -79,7 +79,8 @@ class GreedyBot:
             if sheet.roads[i]:
                 continue
             mg, mp, mgr, mf, mc, roots = sheet.preview(i, road)
-            value = mg * fw[mf] + W_ANCHOR * fw[geo.farm_bit[i]] * (geo.farm_bit[i] > 0) + W_CASTLE * ((mp if mc & 1 else 0) + (mgr if mc & 2 else 0))
+            value = (mg * fw[mf] + W_ANCHOR * fw[geo.farm_bit[i]] * (geo.farm_bit[i] > 0)
+                     + W_CASTLE * ((mp if mc & 1 else 0) + (mgr if mc & 2 else 0)))
             for r in roots:
                 c = cm[r]
                 value -= g[r] * fw[fm[r]] + W_CASTLE * ((pur[r] if c & 1 else 0) + (grn[r] if c & 2 else 0))
@@ -108,13 +109,17 @@ class MonteCarloBot:
         self.greedy = GreedyBot()
 
     def _sample(self, state: AvenueState, player: int) -> AvenueState:
-        """A one-player copy with the unseen cards shuffled (what this player cannot know)."""
+        """A one-player copy with the unseen cards shuffled (what this player cannot know).
+
+        The unseen cards are put in a canonical (sorted) order before shuffling, so the sample
+        depends only on which cards are unseen — public knowledge — never on their real order.
+        """
         sim = state.solo_clone(player)
-        rest = sim.road_deck.order()[sim.road_deck._pos:]
+        rest = sorted(sim.road_deck.order()[sim.road_deck._pos:])
         sim.road_deck.replace_rest([rest[k] for k in self.rng.permutation(len(rest))])
         farms = sim.farm_deck.order()[sim.farm_deck._pos:]
         keep = 1 if state.peeked[player] and farms else 0  # a peeked top card is known
-        tail = farms[keep:]
+        tail = sorted(farms[keep:])
         sim.farm_deck.replace_rest(farms[:keep] + [tail[k] for k in self.rng.permutation(len(tail))])
         return sim
 

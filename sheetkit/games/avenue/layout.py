@@ -90,7 +90,9 @@ class Layout:
         name = expect_str(d.get("name", "custom"), f"{path}.name", 40)
         title = expect_str(d.get("title", ""), f"{path}.title", 120)
         notes = expect_str(d.get("notes", ""), f"{path}.notes", 2000)
-        lines = expect_list(d["map"], f"{path}.map", rows, rows)
+        lines = expect_list(d["map"], f"{path}.map", 100)
+        if len(lines) != rows:
+            raise RecordError(f"the map has {len(lines)} rows, but the layout says rows: {rows}", f"{path}.map")
         farms: dict[str, Cell] = {}
         castles: dict[str, Cell] = {}
         grapes: dict[Cell, tuple[int, int]] = {}
@@ -112,10 +114,13 @@ class Layout:
                     castles[colour] = (r, c)
                 elif tok == ".":
                     pass
-                elif set(tok) <= {"p", "g"} and 1 <= len(tok) <= 4:
+                elif set(tok) <= {"p", "g"}:
+                    if len(tok) > 4:
+                        raise RecordError(f"{where}: {tok!r} is {len(tok)} grapes — a cell holds 1 to 4", lp)
                     grapes[(r, c)] = (tok.count("p"), tok.count("g"))
                 else:
-                    raise RecordError(f"{where}: {tok!r} is not a cell (use A–F, #p, #g, '.', or 1–4 of p/g)", lp)
+                    raise RecordError(f"{where}: {tok!r} is not something a cell can hold (write a farm A–F, "
+                                      f"a castle #p or #g, 1 to 4 grapes like 'ppg', or '.' for nothing)", lp)
         if not farms:
             raise RecordError("a layout needs at least one farm", path)
         for colour in ("purple", "green"):

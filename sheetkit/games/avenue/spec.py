@@ -7,6 +7,7 @@ from typing import Any
 from sheetkit.core.chance import fresh_seed
 from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError
+from sheetkit.core.records import MAX_NAME, MAX_PLAYERS
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.avenue.bots import BOTS
 from sheetkit.games.avenue.moves import parse_action
@@ -21,7 +22,18 @@ def _new_state(params: AvenueParams, players: list[str] | int, seed: int | None 
 
 def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
              params: AvenueParams | None = None, variant: str = "standard") -> AvenueState:
-    """Start a game: from a typed game ``code``, or a ``seed`` (fresh if neither), and a variant."""
+    """Start a game: from a typed game ``code``, or a ``seed`` (fresh if neither), and a variant.
+
+    The players are checked as a record checks them, so every game started here can be saved and replayed.
+    """
+    names = players if isinstance(players, int) else list(players)
+    count = names if isinstance(names, int) else len(names)
+    if not 1 <= count <= MAX_PLAYERS:
+        raise ValueError(f"Avenue takes 1 to {MAX_PLAYERS} players, not {count}")
+    if not isinstance(names, int):
+        for name in names:
+            if not isinstance(name, str) or len(name) > MAX_NAME:
+                raise ValueError(f"a player's name is a text of at most {MAX_NAME} characters, not {str(name)[:80]!r}")
     if code is not None:
         gc = parse_code(code)
         if gc.prefix != "AV":
@@ -33,7 +45,7 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
         if variant not in PRESETS:
             raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
         params = PRESETS[variant]
-    return AvenueState(params, players, seed=fresh_seed() if seed is None else seed)
+    return AvenueState(params, names, seed=fresh_seed() if seed is None else seed)
 
 
 def _breakdowns(state: Any) -> list[dict[str, Any]]:
@@ -46,7 +58,7 @@ SPEC = register(GameSpec(
     code_prefix="AV",
     credits="Avenue by Eilif Svensson and Kristian Amundsen Østby, published by Aporta Games (2016).",
     min_players=1,
-    max_players=16,
+    max_players=MAX_PLAYERS,
     new_state=_new_state,
     parse_params=AvenueParams.from_json,
     parse_action=parse_action,

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import json
+import operator
 from dataclasses import dataclass
 from typing import Any, ClassVar
 
@@ -45,8 +46,9 @@ def parse_deal(data: Any, params: AvenueParams, path: str = "deal") -> Deal:
     roads_raw = expect_list(d["roads"], f"{path}.roads", len(want), len(want))
     roads = []
     for i, code in enumerate(roads_raw):
+        text = expect_str(code, f"{path}.roads[{i}]", 2)  # its own RecordError already names the path
         try:
-            roads.append(RoadCard.parse(expect_str(code, f"{path}.roads[{i}]", 2)))
+            roads.append(RoadCard.parse(text))
         except ValueError as e:
             raise RecordError(str(e), f"{path}.roads[{i}]") from None
     if sorted(roads) != sorted(want):
@@ -192,9 +194,13 @@ class AvenueState(GameState):
         return acts or [Pass()]
 
     def check(self, player: int, action: Any) -> None:
-        if not isinstance(player, int) or not 0 <= player < self.num_players:
-            raise IllegalAction(f"there is no player {player} in this game (players 0–{self.num_players - 1})",
-                                "no-player")
+        try:
+            index = operator.index(player)
+        except TypeError:
+            index = -1
+        if isinstance(player, bool) or not 0 <= index < self.num_players:
+            who = "only player 0" if self.num_players == 1 else f"players 0 to {self.num_players - 1}"
+            raise IllegalAction(f"there is no player {player!r} in this game (it has {who})", "no-player")
         if self.phase == OVER:
             raise IllegalAction("the game is over", "over")
         if self.phase == TABLE:
@@ -202,7 +208,11 @@ class AvenueState(GameState):
         if self.acted[player] is not None:
             raise IllegalAction("you have already acted on this card — undo first to change it", "acted")
         if isinstance(action, Draw):
-            r, c = action.row, action.col
+            try:
+                r, c = operator.index(action.row), operator.index(action.col)
+            except TypeError:
+                raise IllegalAction(f"a cell is given by whole-number row and column, not "
+                                    f"({action.row!r}, {action.col!r})", "bad-cell") from None
             if not (0 <= r < self.geo.rows and 0 <= c < self.geo.cols):
                 raise IllegalAction(f"cell ({r}, {c}) is off the sheet (rows 0–{self.geo.rows - 1}, "
                                     f"columns 0–{self.geo.cols - 1})", "off-sheet")
@@ -254,16 +264,23 @@ class AvenueState(GameState):
         if not self.can_undo(player):
             raise IllegalAction("nothing to undo: you can only take back your move on the face-up card",
                                 "no-undo")
-        sheet, peeked, seen, at = self._undo[player]  # type: ignore[misc]
+        sheet, peeked, seen, _ = self._undo[player]  # type: ignore[misc]
         self.sheets[player] = sheet
         self.peeked[player], self.seen_farm[player] = peeked, seen
         self.acted[player] = None
         self._undo[player] = None
-        for k in range(len(self.log) - 1, at - 1, -1):
+        # The player's entry for the face-up card sits after the last table step. Search for it rather
+        # than trusting a saved position: another player's undo may have shifted the log since.
+        for k in range(len(self.log) - 1, -1, -1):
+            if "chance" in self.log[k]:
+                break
             if self.log[k].get("player") == player:
                 del self.log[k]
                 break
         self.phase = ACT
+        # While players act on a road card the next table step is always another road; the last
+        # mover's apply had already decided it, so put it back for an exact, fingerprint-equal undo.
+        self._next = "road"
 
     # ----- scores ----------------------------------------------------------------------
     def castle_scores(self, player: int) -> dict[str, int]:
@@ -285,9 +302,12 @@ class AvenueState(GameState):
         return (-self.params.penalty * self.params.rounds, self.params.rounds * (pur + grn) + pur + grn)
 
     def placings(self) -> list[int]:
-        """1-based placing per player; ties broken by the single highest score box, else shared."""
-        keys = [(self.total(p), max(self.boxes[p] + list(self.castle_scores(p).values()), default=0))
-                for p in range(self.num_players)]
+        """1-based placing per player; ties broken by the single highest farm score box, else shared.
+
+        avenue.md §Scoring: "the tied player with the single highest value in any score box wins" —
+        the score boxes are the farm boxes of the score column (castle scores are not boxes).
+        """
+        keys = [(self.total(p), max(self.boxes[p], default=0)) for p in range(self.num_players)]
         return [1 + sum(1 for k in keys if k > keys[p]) for p in range(self.num_players)]
 
     def preview(self, player: int) -> dict[str, Any]:

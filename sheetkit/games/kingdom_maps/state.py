@@ -381,10 +381,11 @@ class KingdomState(GameState):
             return f"Pick a die for {name}: {word_list(self.pick_options(player))}."
         if s.placed_all():
             return "Choose a criterion to score for your ? hex."
-        name = terrain_name(self.terrain or 1, plural=True)
         left = (s.amount or 0) - len(s.placed)
         if not s.placed and not self.legal_hex_numbers(player):
+            name = terrain_name(self.terrain or 1, plural=s.amount != 1)
             return f"No room for {s.amount} {name} — draw nothing (the game ends after this turn)."
+        name = terrain_name(self.terrain or 1, plural=left != 1)
         return f"Draw {left} {name}" + (" — or spend a +1/-1 power" if not s.placed and s.available and
                                        self.params.powers else "") + "."
 
