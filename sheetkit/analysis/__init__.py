@@ -1,4 +1,13 @@
-"""Analysis on top of the engine: simulations now; exact probability and what-ifs to come."""
+"""Analysis on top of the engine (floor 2: imports games, never widgets).
+
+- ``exact``: finite distributions in fractions — decks, dice, reroll processes;
+- ``montecarlo``: seeded bot games of any game and variant, in parallel, with paired CIs (``Results``);
+- ``simulate``: the original ``run_games`` batch (the CLI's numbers);
+- ``knobs``: each game's rule parameters as what-if controls; ``whatif``: old-vs-new runs in the background;
+- ``measures``: breakdown columns for the per-game table; ``text``: plain-text breakdowns for ``replay``;
+- ``lessons``: the probability lessons' formulas, enumerations and engine runs;
+- ``avenue_review``: looking back at one Avenue game.
+"""
 
 from sheetkit.analysis.simulate import SimResult, run_games, summarize
 

@@ -31,8 +31,8 @@ from sheetkit.core.protocol import Bot, GameState
 from sheetkit.core.registry import GameSpec, get_game
 
 __all__ = [
-    "BotSpec", "Comparison", "Interval", "Results", "StopSignal", "compare_variants", "diff_ci", "mean_ci",
-    "params_with", "play_games", "play_one", "play_variants", "resolve_variant",
+    "GAME_TABLE", "BotSpec", "Comparison", "Interval", "Results", "StopSignal", "compare_variants", "diff_ci",
+    "mean_ci", "params_with", "play_games", "play_one", "play_variants", "resolve_variant",
 ]
 
 # A seat's bot: a registered name ("greedy"), a name with options (("montecarlo", {"rollouts": 4})),
@@ -44,6 +44,8 @@ Measure = Callable[[GameState, int], Mapping[str, Any]]
 StopSignal = threading.Event | Callable[[], bool]
 
 CUSTOM = "custom"
+# Column names of the per-game table the CLI writes (``results.rows(GAME_TABLE)``): one row per game × player.
+GAME_TABLE: dict[str, str] = {"deal": "game", "seat": "player"}
 
 
 # ---------------------------------------------------------------------------------------------
@@ -75,14 +77,33 @@ def resolve_variant(game: str, variant: Any = None) -> tuple[str, Any]:
     return CUSTOM, params
 
 
-def params_with(game: str, base: Any = None, changes: Mapping[str, Any] | None = None) -> Any:
+def params_with(game: str, base: Any = None, changes: Mapping[str, Any] | None = None, path: str = "variant") -> Any:
     """A variant's params with some JSON fields changed and validated, e.g. ``params_with("avenue", "standard",
-    {"penalty": 3})`` (what a CLI ``--set penalty=3`` would build)."""
+    {"penalty": 3})`` (what the CLI's ``--set penalty=3`` builds).
+
+    A dotted key changes one field inside another (``{"deck.5": [4, 3]}``); a value of None removes the
+    field, so the game's default applies (``{"uses": None}``). Bad fields raise RecordError naming ``path``.
+    """
     spec = get_game(game)
     _, params = resolve_variant(game, base)
     if not changes:
         return params
-    return spec.parse_params({**_params_json(params), **changes}, "variant")
+    doc = json.loads(json.dumps(_params_json(params)))  # a deep copy
+    for key, value in changes.items():
+        *outer, last = str(key).split(".")
+        target = doc
+        for k, part in enumerate(outer):
+            inner = target.get(part) if isinstance(target, dict) else None
+            if not isinstance(inner, dict):
+                from sheetkit.core.errors import RecordError
+
+                raise RecordError(f"{'.'.join(outer[:k + 1])!r} has no fields to change", path)
+            target = inner
+        if value is None:
+            target.pop(last, None)
+        else:
+            target[last] = value
+    return spec.parse_params(doc, path)
 
 
 def _bot_label(bot: BotSpec) -> str:
@@ -323,9 +344,18 @@ class Results:
         """CI for mean(b) − mean(a); ``paired=False`` ignores the shared deals (for comparison)."""
         return diff_ci(self.values(b, seat), self.values(a, seat), paired, level, method, resamples, seed)
 
-    def columns(self) -> list[str]:
-        """Column names of the tidy table."""
-        cols = ["variant", "deal", "seed", "seat", "bot", "score"]
+    def seat_diff_ci(self, b: int, a: int, variant: str | int | None = None, level: float = 0.95,
+                     method: str = "normal") -> Interval:
+        """CI for seat b's mean minus seat a's on the same deals (two bots side by side in one game:
+        in a game where seats do not interact, such as Avenue, the fairest comparison of two bots)."""
+        return diff_ci(self.values(variant, b), self.values(variant, a), True, level, method)
+
+    def columns(self, names: Mapping[str, str] | None = None) -> list[str]:
+        """Column names of the tidy table (renamed by ``names``, as in ``iter_rows``)."""
+        if names:
+            cols = [names.get(c, c) for c in ("deal", "variant", "seed", "seat", "bot", "score")]
+        else:
+            cols = ["variant", "deal", "seed", "seat", "bot", "score"]
         if self.extras:
             for per_variant in self.extras[:1]:
                 for per_seat in per_variant:
@@ -333,21 +363,26 @@ class Results:
                         cols += [c for c in ex if c not in cols]
         return cols
 
-    def iter_rows(self) -> Iterator[dict[str, Any]]:
-        """Rows one at a time (deal-major, then variant, then seat)."""
+    def iter_rows(self, names: Mapping[str, str] | None = None) -> Iterator[dict[str, Any]]:
+        """Rows one at a time (deal-major, then variant, then seat); ``names`` renames the first columns
+        (``GAME_TABLE`` gives the CLI's table: game, variant, seed, player, bot, score, then breakdowns)."""
+        order = ("deal", "variant", "seed", "seat", "bot", "score") if names else \
+            ("variant", "deal", "seed", "seat", "bot", "score")
+        keys = [(names or {}).get(c, c) for c in order]
         for k in range(self.games):
             s = game_seed(self.seed, k)
             for v, label in enumerate(self.variants):
                 for p, bot in enumerate(self.bots):
-                    row: dict[str, Any] = {"variant": label, "deal": k, "seed": s, "seat": p, "bot": bot,
-                                           "score": int(self.scores[k, v, p])}
+                    base = {"variant": label, "deal": k, "seed": s, "seat": p, "bot": bot,
+                            "score": int(self.scores[k, v, p])}
+                    row: dict[str, Any] = {key: base[c] for key, c in zip(keys, order, strict=True)}
                     if self.extras is not None:
                         row.update(self.extras[k][v][p])
                     yield row
 
-    def rows(self) -> list[dict[str, Any]]:
+    def rows(self, names: Mapping[str, str] | None = None) -> list[dict[str, Any]]:
         """The tidy table as a list of dicts (``pandas.DataFrame(results.rows())`` if you have pandas)."""
-        return list(self.iter_rows())
+        return list(self.iter_rows(names))
 
     def meta(self) -> dict[str, Any]:
         """How the table was made: enough to make it again."""
@@ -361,21 +396,22 @@ class Results:
                 "seed": self.seed, "games": self.games, "requested": self.requested, "stopped": self.stopped,
                 "seconds": round(self.seconds, 3)}
 
-    def to_csv(self, path: str | Path | None = None) -> str:
+    def to_csv(self, path: str | Path | None = None, names: Mapping[str, str] | None = None) -> str:
         """The tidy table as CSV text (also written to ``path`` if given)."""
         buf = io.StringIO()
-        w = csv.DictWriter(buf, fieldnames=self.columns(), lineterminator="\n", extrasaction="ignore")
+        w = csv.DictWriter(buf, fieldnames=self.columns(names), lineterminator="\n", extrasaction="ignore")
         w.writeheader()
-        for row in self.iter_rows():
+        for row in self.iter_rows(names):
             w.writerow(row)
         text = buf.getvalue()
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")
         return text
 
-    def to_json(self, path: str | Path | None = None, meta: bool = False) -> str:
+    def to_json(self, path: str | Path | None = None, meta: bool = False,
+                names: Mapping[str, str] | None = None) -> str:
         """The tidy table as a JSON list of rows, or ``{"meta": ..., "rows": [...]}`` with ``meta=True``."""
-        doc: Any = {"meta": self.meta(), "rows": self.rows()} if meta else self.rows()
+        doc: Any = {"meta": self.meta(), "rows": self.rows(names)} if meta else self.rows(names)
         text = json.dumps(doc)
         if path is not None:
             Path(path).write_text(text, encoding="utf-8")

@@ -1,0 +1,183 @@
+"""A what-if run for dashboards: old rules against new on the same deals, in the background, stoppable,
+reporting as batches of games finish.
+
+``WhatIfRun(...).start()`` plays ``play_variants`` on a thread (so a notebook stays responsive), calls
+``on_update(results)`` whenever more leading deals are done and ``on_done(results, error)`` at the end;
+``stop()`` ends it between batches (the result then holds the first deals only, ``stopped=True``).
+``whatif_table(results)`` is the summary a dashboard shows: each rule set's mean with its CI, and the
+paired difference (common random numbers) beside the unpaired one.
+"""
+
+from __future__ import annotations
+
+import math
+import threading
+from collections.abc import Callable, Mapping, Sequence
+from concurrent.futures import Executor, ProcessPoolExecutor
+from typing import Any
+
+from sheetkit.analysis.montecarlo import BotSpec, Results, mean_ci, play_variants
+
+__all__ = ["NEW", "OLD", "WhatIfRun", "chunk_for", "process_pool", "seconds_per_game", "shutdown_pools", "whatif_table"]
+
+OLD, NEW = "old rules", "new rules"
+
+# Rough seconds per game and seat on one core (benchmarks/whatif_bench.py, docs/performance_analysis.md);
+# used only to size batches so a dashboard updates about 4 times a second and Stop answers quickly.
+_COST: dict[tuple[str, str], float] = {
+    ("avenue", "random"): 0.0008, ("avenue", "greedy"): 0.003, ("avenue", "montecarlo"): 1.7,
+    ("kingdom-maps", "random"): 0.0015, ("kingdom-maps", "greedy"): 0.06,
+}
+
+
+def seconds_per_game(game: str, bots: Sequence[str]) -> float:
+    """A rough cost of one game with these bots (one per seat), for sizing batches and warning of long runs."""
+    return sum(_COST.get((game, b), 0.01) for b in bots)
+
+
+def chunk_for(game: str, bots: Sequence[str], variants: int, n: int, target: float = 0.25) -> int:
+    """Deals per batch: about ``target`` seconds of work, and at least ~20 updates over the run."""
+    per_deal = max(seconds_per_game(game, bots) * variants, 1e-6)
+    return max(1, min(64, int(target / per_deal), math.ceil(n / 20)))
+
+
+_POOLS: dict[int, ProcessPoolExecutor] = {}
+_POOL_LOCK = threading.Lock()
+
+
+def process_pool(workers: int) -> ProcessPoolExecutor:
+    """A process pool kept for the whole session (started once, reused by every run).
+
+    It uses the ``forkserver`` start method: forking a kernel that runs threads (a dashboard's run, the
+    widget comms) is unsafe, and a fresh server process is not.
+    """
+    import multiprocessing as mp
+
+    with _POOL_LOCK:
+        pool = _POOLS.get(workers)
+        if pool is None:
+            ctx = mp.get_context("forkserver")
+            ctx.set_forkserver_preload(["sheetkit.analysis.montecarlo", "sheetkit.games"])
+            pool = _POOLS[workers] = ProcessPoolExecutor(max_workers=workers, mp_context=ctx)
+        return pool
+
+
+def shutdown_pools() -> None:
+    """Stop the session's pools (tests; a kernel does it at exit anyway)."""
+    with _POOL_LOCK:
+        for pool in _POOLS.values():
+            pool.shutdown(wait=True, cancel_futures=True)
+        _POOLS.clear()
+
+
+class WhatIfRun:
+    """Old rules against new on ``n`` shared deals, on a background thread."""
+
+    def __init__(self, game: str, old: Any, new: Any, n: int, *, seed: int = 0,
+                 bots: BotSpec | Sequence[BotSpec] = "greedy", players: int | None = None, workers: int = 1,
+                 executor: Executor | Any = None, chunk_size: int | None = None,
+                 on_update: Callable[[Results], None] | None = None,
+                 on_done: Callable[[Results | None, BaseException | None], None] | None = None,
+                 labels: tuple[str, str] = (OLD, NEW)) -> None:
+        self.game, self.n, self.seed = game, n, seed
+        self.variants: Mapping[str, Any] = {labels[0]: old, labels[1]: new}
+        self.labels = labels
+        self.bots, self.players, self.workers = bots, players, workers
+        self.executor = executor
+        names = [bots] * (players or 1) if isinstance(bots, str) else [b if isinstance(b, str) else "?" for b in bots]
+        self.chunk_size = chunk_size or chunk_for(game, names, 2, n)
+        self.on_update, self.on_done = on_update, on_done
+        self.results: Results | None = None
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self._thread: threading.Thread | None = None
+        self._finished = threading.Event()
+
+    # -- control ---------------------------------------------------------------------------
+    def start(self) -> WhatIfRun:
+        """Begin on a daemon thread; returns self."""
+        if self._thread is not None:
+            raise RuntimeError("this run has already started")
+        self._thread = threading.Thread(target=self._work, name="sheetkit-whatif", daemon=True)
+        self._thread.start()
+        return self
+
+    def run(self) -> Results | None:
+        """Play in this thread (no background): returns the results."""
+        self._work()
+        if self.error is not None:
+            raise self.error
+        return self.results
+
+    def stop(self) -> None:
+        """Ask the run to stop after the batch in play."""
+        self._stop.set()
+
+    @property
+    def running(self) -> bool:
+        """True from ``start()`` until the run has finished (and ``on_done`` has returned)."""
+        return self._thread is not None and not self._finished.is_set()
+
+    @property
+    def stopping(self) -> bool:
+        """True once ``stop()`` was asked."""
+        return self._stop.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the run has finished; False if ``timeout`` passed first."""
+        return self._finished.wait(timeout)
+
+    # -- the work --------------------------------------------------------------------------
+    def _partial(self, res: Results) -> None:
+        self.results = res
+        if self.on_update is not None:
+            self.on_update(res)
+
+    def _work(self) -> None:
+        try:
+            executor = self.executor
+            if executor is None and self.workers > 1:
+                executor = process_pool(self.workers)
+            self.results = play_variants(self.game, self.variants, self.n, seed=self.seed, bots=self.bots,
+                                         players=self.players, executor=executor,
+                                         workers=self.workers if executor is not None else 1,
+                                         chunk_size=self.chunk_size, progress=False, stop=self._stop,
+                                         on_chunk=self._partial)
+        except BaseException as e:  # reported through on_done / error, never lost on the thread
+            self.error = e
+        finally:
+            try:
+                if self.on_done is not None:
+                    self.on_done(self.results, self.error)
+            finally:
+                self._finished.set()
+
+
+def whatif_table(res: Results, seat: int | None = None, level: float = 0.95,
+                 labels: tuple[str, str] = (OLD, NEW)) -> dict[str, Any]:
+    """The summary of old against new: per rule set games, mean, sd and CI; the paired difference and its CI;
+    the unpaired CI (as if the games were independent); the correlation; and whether the difference shows."""
+    a, b = labels
+    n = res.games
+    out: dict[str, Any] = {"games": n, "requested": res.requested, "stopped": res.stopped, "level": level,
+                           "seconds": res.seconds, "seat": seat, "rows": []}
+    for label in labels:
+        x = res.values(label, seat)
+        row: dict[str, Any] = {"rules": label, "games": n, "mean": float(x.mean()) if n else None,
+                               "sd": float(x.std(ddof=1)) if n > 1 else None, "low": None, "high": None}
+        if n > 1:
+            ci = mean_ci(x, level)
+            row.update(low=ci.low, high=ci.high)
+        out["rows"].append(row)
+    if n > 1:
+        d = res.diff_ci(b, a, seat, True, level)
+        u = res.diff_ci(b, a, seat, False, level)
+        xa, xb = res.values(a, seat), res.values(b, seat)
+        corr = float("nan")
+        if xa.std() > 0 and xb.std() > 0:
+            import numpy as np
+
+            corr = float(np.corrcoef(xa, xb)[0, 1])
+        out.update(diff=d.estimate, diff_low=d.low, diff_high=d.high, unpaired_low=u.low, unpaired_high=u.high,
+                   correlation=corr, shows=d.excludes_zero())
+    return out

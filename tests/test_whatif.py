@@ -1,0 +1,232 @@
+"""The what-if explorer without a browser: knobs → params, the background run, and the dashboard's
+buttons and sliders (results table, Stop, errors, switching games)."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+
+import nbformat
+import numpy as np
+import pytest
+
+from sheetkit.analysis.knobs import avenue_deck, describe_changes, knob_values, knobs, params_from_knobs
+from sheetkit.analysis.montecarlo import params_with, play_variants
+from sheetkit.analysis.whatif import NEW, OLD, WhatIfRun, chunk_for, shutdown_pools, whatif_table
+from sheetkit.core.errors import RecordError
+from sheetkit.games.avenue import PRESETS as AV
+from sheetkit.games.avenue.cards import DEFAULT_DECK
+from sheetkit.games.kingdom_maps import PRESETS as KM
+
+NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "whatif.ipynb"
+
+
+@pytest.fixture(scope="module", autouse=True)
+def _pools():
+    yield
+    shutdown_pools()
+
+
+# ------------------------------------------------------------------------------------------ knobs
+def test_the_published_deck_comes_back_from_its_counts():
+    assert avenue_deck() == DEFAULT_DECK
+    deck = avenue_deck(yellow=30, straights=10)
+    assert sum(y + g for y, g in deck) == 42 and sum(y for y, _ in deck) == 30
+    assert sum(y + g for y, g in deck[4:]) == 10
+    assert all(abs(y - 30 * (y + g) / 42) < 1 for y, g in deck)      # yellow in proportion to each road
+
+
+def test_knob_values_read_the_presets():
+    v = knob_values("avenue", "standard")
+    assert v == {"penalty": 5, "rounds": 5, "yellows_per_round": 4, "rising": True, "yellow_cards": 22,
+                 "straights": 14}
+    assert knob_values("avenue", "norise")["rising"] is False
+    km = knob_values("kingdom-maps", "family")
+    assert km["criteria"] == KM["family"].criteria and km["uses"] is None and km["powers"] is True
+    kinds = {k.key: k.kind for k in knobs("kingdom-maps")}
+    assert kinds == {"uses": "choice", "powers": "bool", "questions": "bool", "criteria": "choice"}
+
+
+def test_params_from_knobs_change_only_what_moved():
+    assert params_from_knobs("avenue", "standard", knob_values("avenue", "standard")) == AV["standard"]
+    assert params_from_knobs("avenue", "standard", {"rising": False}) == AV["norise"]
+    p = params_from_knobs("avenue", "standard", {"penalty": 3, "yellow_cards": 18})
+    assert p.penalty == 3 and sum(y for y, _ in p.deck) == 18 and p.rising
+    # a custom deck is kept while its knobs stay where they were
+    odd = params_with("avenue", "standard", {"deck.1": [7, 0]})
+    kept = params_from_knobs("avenue", odd, {**knob_values("avenue", odd), "penalty": 2})
+    assert kept.deck == odd.deck and kept.penalty == 2
+    assert params_from_knobs("kingdom-maps", "standard", {"powers": False}) == KM["nopowers"]
+    assert params_from_knobs("kingdom-maps", "standard", {"criteria": KM["grand"].criteria}) == KM["grand"]
+
+
+def test_impossible_rules_are_refused_by_the_game():
+    with pytest.raises(RecordError, match="yellows_per_round"):
+        params_from_knobs("avenue", "standard", {"yellow_cards": 4, "yellows_per_round": 8})
+    with pytest.raises(KeyError, match="unknown knob"):
+        params_from_knobs("avenue", "standard", {"colour": "red"})
+
+
+def test_changes_in_words():
+    assert describe_changes("avenue", "standard", "norise") == ["rising rule on → off"]
+    assert describe_changes("avenue", "standard", "standard") == []
+    assert describe_changes("kingdom-maps", "standard", "family") == ["criteria in play rolled each game → family"]
+
+
+# --------------------------------------------------------------------------------- the runner
+def test_a_run_equals_play_variants_and_reports_batches():
+    seen: list[int] = []
+    done: list[object] = []
+    run = WhatIfRun("avenue", "standard", {"penalty": 3}, 30, seed=4, chunk_size=7,
+                    on_update=lambda r: seen.append(r.games), on_done=lambda r, e: done.append((r, e)))
+    run.start()
+    assert run.wait(60) and not run.running
+    res = run.results
+    ref = play_variants("avenue", {OLD: "standard", NEW: {"penalty": 3}}, 30, seed=4, workers=1, progress=False)
+    assert np.array_equal(res.scores, ref.scores)
+    assert seen == [7, 14, 21, 28, 30]
+    assert done == [(res, None)]
+    table = whatif_table(res)
+    assert [r["rules"] for r in table["rows"]] == [OLD, NEW]
+    assert table["diff"] == pytest.approx(ref.diff(NEW, OLD).mean())
+    assert table["diff_low"] < table["diff"] < table["diff_high"] and table["shows"]
+
+
+def test_a_failing_run_reports_its_error_instead_of_dying_on_its_thread():
+    got = []
+    run = WhatIfRun("avenue", "standard", "norise", 10, bots="nosuch", on_done=lambda r, e: got.append(e))
+    run.start()
+    assert run.wait(30)
+    assert isinstance(run.error, KeyError) and got == [run.error]
+
+
+def test_batches_are_sized_by_cost():
+    assert chunk_for("avenue", ["greedy"], 2, 1000) == 41
+    assert chunk_for("kingdom-maps", ["greedy"], 2, 100) == 2
+    assert chunk_for("avenue", ["random"], 2, 60) == 3      # at least ~20 updates
+
+
+# ------------------------------------------------------------------------------- the dashboard
+@pytest.fixture
+def explorer():
+    from sheetkit.widgets.whatif import WhatIf
+
+    w = WhatIf(game="avenue", bot="greedy", workers=1)
+    yield w
+    if w.run is not None:
+        w.run.stop()
+        w.wait(30)
+
+
+def test_the_explorer_starts_with_old_equal_new_and_says_what_a_run_costs(explorer):
+    assert set(explorer.knob_widgets) == {k.key for k in knobs("avenue")}
+    assert explorer.knob_widgets["penalty"].value == 5 and explorer.knob_widgets["rising"].value is True
+    assert "new rules = old rules" in explorer.changes.value
+    assert explorer.status.value.startswith("Press Run: 1,000 deals")
+    assert "Eilif Svensson" in explorer.credit.value and "Aporta Games" in explorer.credit.value
+
+
+def test_slider_then_run_fills_the_table_with_the_library_numbers(explorer):
+    explorer.knob_widgets["penalty"].value = 3
+    explorer.knob_widgets["rising"].value = False
+    assert "penalty per 0 box 5 → 3" in explorer.changes.value and "rising rule on → off" in explorer.changes.value
+    explorer.games_box.value = 50
+    explorer.seed_box.value = 2
+    explorer.run_button.click()
+    assert explorer.wait(120)
+    res = explorer.results
+    ref = play_variants("avenue", {OLD: "standard", NEW: {"penalty": 3, "rising": False}}, 50, seed=2, workers=1,
+                        progress=False)
+    assert np.array_equal(res.scores, ref.scores) and not res.stopped
+    s = explorer.summary
+    assert s["rows"][0]["mean"] == pytest.approx(ref.mean(OLD)) and s["rows"][1]["mean"] == pytest.approx(ref.mean(NEW))
+    html = explorer.table.value
+    assert "data-rules='old rules'" in html and "data-rules='difference'" in html and "as if independent" in html
+    assert f"{ref.diff(NEW, OLD).mean():+.2f}" in html
+    assert explorer.plot.value[:4] == b"\x89PNG"
+    assert explorer.progress.value == explorer.progress.max == 50
+    assert explorer.status.value.startswith("Done: 50 deals")
+    assert not explorer.run_button.disabled and explorer.stop_button.disabled
+
+
+def test_stop_ends_a_long_run_with_the_first_deals(explorer):
+    explorer.knob_widgets["penalty"].value = 2
+    explorer.games_box.value = 10000
+    explorer.run_button.click()
+    assert explorer.run.running and not explorer.stop_button.disabled and explorer.run_button.disabled
+    t0 = time.perf_counter()
+    while (explorer.results is None or explorer.results.games < 20) and time.perf_counter() - t0 < 60:
+        time.sleep(0.02)
+    explorer.stop_button.click()
+    assert explorer.wait(30), "the run stops within a batch"
+    res = explorer.results
+    assert res.stopped and 20 <= res.games < 10000
+    ref = play_variants("avenue", {OLD: "standard", NEW: {"penalty": 2}}, res.games, seed=0, workers=1,
+                        progress=False)
+    assert np.array_equal(res.scores, ref.scores), "a stopped run holds exactly the first deals"
+    assert explorer.status.value.startswith(f"Stopped after {res.games:,} of 10,000 deals")
+    assert explorer.progress.value == res.games
+    assert not explorer.run_button.disabled and explorer.stop_button.disabled
+
+
+def test_rules_that_cannot_be_played_disable_run_and_say_why(explorer):
+    explorer.knob_widgets["yellow_cards"].value = 4
+    explorer.knob_widgets["yellows_per_round"].value = 8
+    assert explorer.run_button.disabled
+    assert "cannot be played" in explorer.changes.value and "yellows_per_round" in explorer.changes.value
+    explorer.start()
+    assert explorer.run is None and "sk-error" in explorer.status.value
+    explorer.reset_button.click()
+    assert not explorer.run_button.disabled and explorer.knob_widgets["yellow_cards"].value == 22
+
+
+def test_old_rules_dropdown_resets_the_knobs(explorer):
+    explorer.base_box.value = "short"
+    assert explorer.knob_widgets["rounds"].value == 3
+    explorer.knob_widgets["rounds"].value = 5
+    assert "rounds 3 → 5" in explorer.changes.value and "“standard” preset" in explorer.changes.value
+
+
+def test_switching_to_kingdom_maps_rebuilds_the_knobs_and_runs(explorer):
+    explorer.game_box.value = "kingdom-maps"
+    assert set(explorer.knob_widgets) == {"uses", "powers", "questions", "criteria"}
+    assert "Martín Oddino" in explorer.credit.value
+    assert explorer.games_box.value == 100
+    explorer.bot_box.value = "random"
+    explorer.players_box.value = 2
+    explorer.knob_widgets["uses"].value = 2
+    explorer.knob_widgets["questions"].value = False
+    summary = explorer.try_rules(n=50)
+    ref = play_variants("kingdom-maps", {OLD: "standard", NEW: {"uses": 2, "questions": False}}, 50,
+                        bots="random", players=2, workers=1, progress=False)
+    assert np.array_equal(explorer.results.scores, ref.scores)
+    assert summary["diff"] < 0, "fewer uses and no ? hexes: lower scores"
+
+
+def test_two_worker_processes_give_the_same_table(explorer):
+    summary = explorer.try_rules(n=100, workers=2, penalty=4)
+    ref = play_variants("avenue", {OLD: "standard", NEW: {"penalty": 4}}, 100, workers=1, progress=False)
+    assert np.array_equal(explorer.results.scores, ref.scores)
+    assert summary["games"] == 100
+
+
+def test_a_link_chooses_the_game_and_bad_parts_are_said():
+    from sheetkit.widgets.whatif import WhatIf
+
+    w = WhatIf.from_query("game=kingdom-maps&bot=random&deals=200&seed=3")
+    assert (w.game_box.value, w.bot_box.value, w.games_box.value, w.seed_box.value) == \
+        ("kingdom-maps", "random", 200, 3)
+    bad = WhatIf.from_query("game=chess&deals=many")
+    assert bad.game_box.value == "avenue" and "unknown game &#x27;chess&#x27;" in bad.status.value
+    assert "deals must be a whole number" in bad.status.value
+
+
+def test_the_notebook_is_thin_and_credits_the_designers():
+    nb = nbformat.read(NOTEBOOK, as_version=4)
+    code = [c.source for c in nb.cells if c.cell_type == "code"]
+    assert all(len(src.splitlines()) <= 6 for src in code)
+    assert "WhatIf.from_query()" in code[0]
+    text = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
+    for name in ("Eilif Svensson", "Kristian Amundsen Østby", "Aporta Games", "Martín Oddino", "RunDOS Studio"):
+        assert name in text
+    assert "<details>" in text
