@@ -48,7 +48,7 @@ def main() -> int:
         per_farm: dict[str, list[int]] = defaultdict(list)
         per_farm_box: dict[str, list[int]] = defaultdict(list)
         for g in games:
-            for f, gr, bx in zip(g["farms"], g["grapes"], g["boxes"]):
+            for f, gr, bx in zip(g["farms"], g["grapes"], g["boxes"], strict=True):
                 per_farm[f].append(gr)
                 per_farm_box[f].append(bx)
         qs = statistics.quantiles(totals, n=20)

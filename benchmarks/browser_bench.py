@@ -1,19 +1,22 @@
 """Browser-side figures for the Avenue table, beside a minimal ipycanvas notebook, in one run.
 
-    .venv/bin/python benchmarks/browser_bench.py               # ~2-3 minutes; prints a table
-    .venv/bin/python benchmarks/browser_bench.py --json out.json --clicks 30 --loads 5
+    .venv/bin/python benchmarks/browser_bench.py               # ~2 minutes; prints a table
+    .venv/bin/python benchmarks/browser_bench.py --json out.json --clicks 40 --loads 6
 
-Measured in headless Chromium (/usr/bin/chromium) against one Voila server serving the repo root
-(as Binder does), each page its own kernel:
+Measured in headless Chromium (/usr/bin/chromium, software rendering) against one Voila server
+serving the repo root (as Binder does), each page its own kernel:
 
-* page load → sheet drawn and clickable: ``performance.now()`` (ms since navigation start) when
+* page load -> sheet drawn and clickable: ``performance.now()`` (ms since navigation start) when
   the composited sheet canvas has content and the status line shows the ready text;
-* click → canvas updated: a click dispatched on the canvas from page JS, then getImageData polled
-  on every animation frame until the clicked cell's pixels change (median and p95);
+* click -> canvas updated: a click dispatched on the canvas from page JS, then the clicked cell's
+  pixels polled (getImageData) once per task until they change (median and p95);
 * kernel websocket messages and bytes per click, both directions (Playwright frame events),
-  counted from the click until the kernel has been quiet for 0.4 s.
+  counted from the click until the kernel is idle and quiet for 0.4 s;
+* Avenue only: how long the kernel stays busy after Next card, for plain flips and for flips that
+  end a round (the analysis panels below the table redraw their charts then).
 
-Pages of the two notebooks are loaded alternately so drift on the shared 2-core box hits both.
+Every timed click starts with both kernels idle. Pages of the two notebooks are loaded
+alternately, and their clicks interleaved one by one, so drift on a shared machine hits both.
 The figures are a script's output, not timed tests: docs/performance_browser.md records them.
 """
 
@@ -21,6 +24,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import platform
 import statistics
 import sys
@@ -57,6 +61,7 @@ READY_JS = JS_HELPERS + r"""
   return false;
 })
 """
+VIEWPORT = {"width": 1280, "height": 1000}
 
 
 def pct(xs: list[float], q: float) -> float:
@@ -68,8 +73,15 @@ def pct(xs: list[float], q: float) -> float:
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
 
 
+def load_avg() -> str:
+    try:
+        return " ".join(Path("/proc/loadavg").read_text().split()[:3])
+    except OSError:
+        return "?"
+
+
 def measure_load(browser: Any, server: VoilaServer, driver: Any) -> float:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
+    ctx = browser.new_context(viewport=VIEWPORT)
     page = ctx.new_page()
     try:
         page.goto(server.url(driver.notebook, driver.query), wait_until="commit")
@@ -81,64 +93,77 @@ def measure_load(browser: Any, server: VoilaServer, driver: Any) -> float:
         ctx.close()
 
 
-def measure_clicks(browser: Any, server: VoilaServer, driver: Any, n: int) -> dict[str, Any]:
-    ctx = browser.new_context(viewport={"width": 1280, "height": 1000})
-    page = ctx.new_page()
-    frames = FrameLog(page)
-    try:
-        page.goto(server.url(driver.notebook, driver.query))
-        driver.wait_ready(page)
-        settle(page, frames, quiet=1.0)
-        lat: list[float] = []
-        per_click: list[dict[str, Any]] = []
-        kinds: Counter[str] = Counter()
-        first = True
-        while len(lat) < n:
-            target = driver.next_click(page)      # may flip a card / start a new game first
-            settle(page, frames, quiet=0.4)
-            mark = frames.mark()
-            x, y, region = target
-            ms = page.evaluate(JS_HELPERS + ";(a) => window.__sk.timeClick(...a)", [x, y, *region, 10_000])
-            if ms < 0:
-                raise RuntimeError(f"{driver.name}: the canvas did not change within 10 s of a click at ({x}, {y})")
-            settle(page, frames, quiet=0.4)
-            got = frames.since(mark)
-            driver.after_click(page)
-            if first:        # the very first click pays one-off costs (JIT, first comm message)
-                first = False
-                continue
-            lat.append(ms)
-            ins = [f for f in got if f[1] == "in"]
-            outs = [f for f in got if f[1] == "out"]
-            per_click.append({"in": len(ins), "out": len(outs), "in_bytes": sum(f[2] for f in ins),
-                              "out_bytes": sum(f[2] for f in outs)})
-            kinds.update(f"{f[1]} {f[3]}" for f in got)
-        m = len(per_click)
+class Timed:
+    """One open page of one notebook, clicked again and again."""
+
+    def __init__(self, browser: Any, server: VoilaServer, driver: Any) -> None:
+        self.driver = driver
+        self.ctx = browser.new_context(viewport=VIEWPORT)
+        self.page = self.ctx.new_page()
+        self.frames = FrameLog(self.page)
+        if hasattr(driver, "frames"):
+            driver.frames = self.frames
+        self.lat: list[float] = []
+        self.per_click: list[dict[str, float]] = []
+        self.kinds: Counter[str] = Counter()
+        self.page.goto(server.url(driver.notebook, driver.query))
+        driver.wait_ready(self.page)
+        settle(self.page, self.frames, quiet=1.0, timeout=30)
+
+    def click(self, keep: bool) -> None:
+        d, page, frames = self.driver, self.page, self.frames
+        x, y, region = d.next_click(page)         # may flip a card / start the deal again first
+        settle(page, frames, quiet=0.4, timeout=30)
+        mark = frames.mark()
+        ms = page.evaluate(JS_HELPERS + ";(a) => window.__sk.timeClick(...a)", [x, y, *region, 10_000])
+        if ms < 0:
+            raise RuntimeError(f"{d.name}: the canvas did not change within 10 s of a click at ({x}, {y})")
+        settle(page, frames, quiet=0.4, timeout=30)
+        got = frames.since(mark)
+        d.after_click(page)
+        if not keep:
+            return
+        self.lat.append(ms)
+        ins = [f for f in got if f[1] == "in"]
+        outs = [f for f in got if f[1] == "out"]
+        self.per_click.append({"in": len(ins), "out": len(outs), "in_bytes": sum(f[2] for f in ins),
+                               "out_bytes": sum(f[2] for f in outs)})
+        self.kinds.update(f"{f[1]} {f[3]}" for f in got)
+
+    def summary(self) -> dict[str, Any]:
+        m = len(self.per_click)
+        lat = self.lat
         return {
             "clicks": len(lat), "median_ms": statistics.median(lat), "p95_ms": pct(lat, 0.95),
-            "min_ms": min(lat), "max_ms": max(lat),
-            "msgs_in": sum(c["in"] for c in per_click) / m, "msgs_out": sum(c["out"] for c in per_click) / m,
-            "bytes_in": sum(c["in_bytes"] for c in per_click) / m,
-            "bytes_out": sum(c["out_bytes"] for c in per_click) / m,
-            "kinds_per_click": {k: round(v / m, 2) for k, v in sorted(kinds.items())},
+            "min_ms": min(lat), "max_ms": max(lat), "all_ms": [round(x, 1) for x in lat],
+            "msgs_in": sum(c["in"] for c in self.per_click) / m, "msgs_out": sum(c["out"] for c in self.per_click) / m,
+            "bytes_in": sum(c["in_bytes"] for c in self.per_click) / m,
+            "bytes_out": sum(c["out_bytes"] for c in self.per_click) / m,
+            "kinds_per_click": {k: round(v / m, 2) for k, v in sorted(self.kinds.items())},
         }
-    finally:
-        close_page(page)
-        ctx.close()
+
+    def close(self) -> None:
+        close_page(self.page)
+        self.ctx.close()
 
 
 def main(argv: list[str] | None = None) -> int:
-    ap = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    ap.add_argument("--clicks", type=int, default=30, help="timed clicks per notebook (after one warm-up click)")
-    ap.add_argument("--loads", type=int, default=5, help="page loads per notebook")
+    ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
+    ap.add_argument("--clicks", type=int, default=40, help="timed clicks per notebook (after one warm-up click)")
+    ap.add_argument("--loads", type=int, default=6, help="page loads per notebook")
     ap.add_argument("--code", default="AV-0000-001A", help="Avenue game code for the dashboard URL")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    ap.add_argument("--no-small", dest="small", action="store_false",
+                    help="skip the extra reference row: the minimal notebook at 1× (a quarter of the pixels)")
     args = ap.parse_args(argv)
 
     from playwright.sync_api import sync_playwright
 
-    drivers = [MinimalDriver(), AvenueDriver(code=args.code)]
-    results: dict[str, Any] = {"loads": {}, "clicks": {}}
+    avenue = AvenueDriver(code=args.code)
+    baseline = MinimalDriver()                 # the same canvas as the Avenue sheet: 500×492 CSS px at 2×
+    drivers = [baseline, avenue, *([MinimalDriver(scale=1)] if args.small else [])]
+    results: dict[str, Any] = {"loads": {}, "clicks": {}, "load_avg_start": load_avg()}
+    t_start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sk-bench-") as tmp, sync_playwright() as pw:
         server = VoilaServer(REPO, Path(tmp), cull_idle=20).start()
         browser = launch_browser(pw)
@@ -153,33 +178,58 @@ def main(argv: list[str] | None = None) -> int:
                 results["loads"][d.name] = {"median_ms": statistics.median(loads[d.name]),
                                             "min_ms": min(loads[d.name]), "max_ms": max(loads[d.name]),
                                             "all_ms": [round(x) for x in loads[d.name]]}
-            for d in drivers:
-                results["clicks"][d.name] = measure_clicks(browser, server, d, args.clicks)
+            avenue.timings = []                    # Next card presses: (ended a round, kernel busy ms)
+            pages = [Timed(browser, server, d) for d in drivers]
+            try:
+                for k in range(args.clicks + 1):   # the first click of each page pays one-off costs
+                    for t in pages:
+                        t.click(keep=k > 0)
+                for t in pages:
+                    results["clicks"][t.driver.name] = t.summary()
+            finally:
+                for t in pages:
+                    t.close()
         finally:
             browser.close()
             server.stop()
+    results["load_avg_end"] = load_avg()
+    results["seconds"] = round(time.monotonic() - t_start)
+    flips = [ms for ended, ms in avenue.timings if not ended]
+    ends = [ms for ended, ms in avenue.timings if ended]
+    results["next_card"] = {"flips": len(flips), "flip_busy_median_ms": statistics.median(flips) if flips else None,
+                            "round_ends": len(ends), "round_end_busy_ms": [round(x) for x in ends]}
 
-    mini, ave = MinimalDriver.name, AvenueDriver.name
+    mini, ave = baseline.name, avenue.name
     lm, la = results["loads"][mini]["median_ms"], results["loads"][ave]["median_ms"]
     cm, ca = results["clicks"][mini], results["clicks"][ave]
     results["ratios"] = {"load": la / lm, "click_median": ca["median_ms"] / cm["median_ms"],
                          "click_p95": ca["p95_ms"] / cm["p95_ms"]}
-    results["machine"] = {"python": platform.python_version(), "cpus": __import__("os").cpu_count(),
+    results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "date": time.strftime("%Y-%m-%d %H:%M")}
-    print(f"{'':34}{'minimal canvas':>16}{'Avenue table':>16}{'ratio':>9}")
-    print(f"{'page load -> drawn+clickable (med)':34}{lm:>14.0f}ms{la:>14.0f}ms{la / lm:>8.2f}x")
-    print(f"{'click -> canvas updated, median':34}{cm['median_ms']:>14.1f}ms{ca['median_ms']:>14.1f}ms"
-          f"{ca['median_ms'] / cm['median_ms']:>8.2f}x")
-    print(f"{'click -> canvas updated, p95':34}{cm['p95_ms']:>14.1f}ms{ca['p95_ms']:>14.1f}ms"
-          f"{ca['p95_ms'] / cm['p95_ms']:>8.2f}x")
+    names = [d.name for d in drivers]
+    print(f"{'':38}" + "".join(f"{n:>14}" for n in names) + f"{'avenue/minimal':>16}")
+
+    def row(label: str, vals: list[float], unit: str, fmt: str) -> None:
+        cells = "".join(f"{format(v, fmt) + unit:>14}" for v in vals)
+        print(f"{label:38}{cells}{vals[1] / max(vals[0], 1e-9):>15.2f}x")
+
+    row("page load -> drawn+clickable, median", [results["loads"][n]["median_ms"] for n in names], "ms", ".0f")
+    row("click -> canvas updated, median", [results["clicks"][n]["median_ms"] for n in names], "ms", ".1f")
+    row("click -> canvas updated, p95", [results["clicks"][n]["p95_ms"] for n in names], "ms", ".1f")
     for key, label in (("msgs_in", "kernel->browser msgs / click"), ("msgs_out", "browser->kernel msgs / click"),
                        ("bytes_in", "kernel->browser bytes / click"), ("bytes_out", "browser->kernel bytes / click")):
-        print(f"{label:34}{cm[key]:>16.1f}{ca[key]:>16.1f}{ca[key] / max(cm[key], 1e-9):>8.2f}x")
+        row(label, [results["clicks"][n][key] for n in names], "", ".1f")
     for name in (mini, ave):
         print(f"\n{name}: messages per click by kind")
         for k, v in results["clicks"][name]["kinds_per_click"].items():
             print(f"  {v:6.2f}  {k}")
-    print(f"\nloads (ms): minimal {results['loads'][mini]['all_ms']}, avenue {results['loads'][ave]['all_ms']}")
+    nc = results["next_card"]
+    print(f"\nAvenue Next card: kernel busy {nc['flip_busy_median_ms'] or 0:.0f} ms (median of {nc['flips']} flips); "
+          f"flips that ended a round: {nc['round_end_busy_ms']} ms")
+    for n in names:
+        print(f"{n}: loads (ms) {results['loads'][n]['all_ms']}\n  clicks (ms) {results['clicks'][n]['all_ms']}")
+    print(f"load average (1/5/15 min): {results['load_avg_start']} at the start, {results['load_avg_end']} at the end; "
+          f"{results['seconds']} s")
     if args.json:
         Path(args.json).write_text(json.dumps(results, indent=2))
     return 0

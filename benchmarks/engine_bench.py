@@ -1,12 +1,14 @@
-"""Engine speed: games/s per bot, and the fast (unchecked, unlogged) path against the checked path.
+"""Engine speed: games/s for every registered game and bot, and the fast (unchecked) path against the checked one.
 
 Usage: python benchmarks/engine_bench.py [-n 1000]
-Every ratio is measured against a baseline in the same run, so the figures travel between machines.
+Ratios are against a baseline measured in the same run (the random bot on the fast path of the same
+game), so the figures travel between machines.
 """
 
 from __future__ import annotations
 
 import argparse
+import os
 import subprocess
 import sys
 import time
@@ -14,41 +16,87 @@ import time
 from sheetkit.analysis.simulate import game_seed
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
-from sheetkit.games.avenue import BOTS, AvenueState
+from sheetkit.core.registry import GameSpec, all_games
 
 
-def run(bot: str, n: int, fast: bool, players: int = 1, **opts: int) -> float:
-    """Seconds to play n solo games with ``bot``."""
+def run(spec: GameSpec, bot: str, n: int, fast: bool, players: int = 1) -> float:
+    """Seconds to play n seeded games of ``spec`` with ``bot`` in every seat."""
     t0 = time.perf_counter()
     for k in range(n):
         s = game_seed(1, k)
-        st = AvenueState(players=players, seed=s)
-        play_out(st, [BOTS[bot](seed=derive_seed(s, "bot", p), **opts) for p in range(players)], fast=fast)
+        st = spec.new_state(spec.default_params(), players, seed=s)
+        play_out(st, [spec.bots[bot](seed=derive_seed(s, "bot", p)) for p in range(players)], fast=fast)
     return time.perf_counter() - t0
+
+
+def recorded_games(spec: GameSpec, n: int) -> list[tuple[int, list[tuple[int, object] | None]]]:
+    """n greedy games as (seed, steps): None for a table step, else (player, parsed action)."""
+    out = []
+    for k in range(n):
+        s = game_seed(2, k)
+        st = spec.new_state(spec.default_params(), 1, seed=s)
+        play_out(st, [spec.bots["greedy"](seed=s)])
+        steps = [None if "chance" in e else (e["player"], spec.parse_action(e["action"], "action"))
+                 for e in st.to_record()["log"]]
+        out.append((s, steps))
+    return out
+
+
+def replay_time(spec: GameSpec, games: list, fast: bool) -> float:
+    """Seconds to re-apply recorded games' moves: the engine alone, without any bot thinking."""
+    t0 = time.perf_counter()
+    for seed, steps in games:
+        st = spec.new_state(spec.default_params(), 1, seed=seed)
+        apply = st.apply_fast if fast else st.apply
+        for step in steps:
+            if step is None:
+                st.apply_chance()
+            else:
+                apply(*step)
+    return time.perf_counter() - t0
+
+
+def row(what: str, n: int, secs: float, base_per_game: float) -> str:
+    """One markdown row: games/s and time per game relative to the baseline."""
+    return f"| {what} | {n} | {secs:.2f} | {n / secs:,.1f} | {secs / n / base_per_game:.2f} |"
 
 
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
-    p.add_argument("-n", type=int, default=1000)
+    p.add_argument("-n", type=int, default=1000, help="games per row (slow bots play n/100)")
     a = p.parse_args()
     n = a.n
-    print(f"python {sys.version.split()[0]}, {n} solo games per row unless noted\n")
-    print("| what | games | seconds | games/s | ratio |")
-    print("|---|---|---|---|---|")
-    base = run("random", n, fast=True)
-    print(f"| random bot, fast path (baseline) | {n} | {base:.2f} | {n / base:,.0f} | 1.00 |")
-    checked_r = run("random", n, fast=False)
-    print(f"| random bot, checked path | {n} | {checked_r:.2f} | {n / checked_r:,.0f} | {checked_r / base:.2f} |")
-    g_fast = run("greedy", n, fast=True)
-    print(f"| greedy bot, fast path | {n} | {g_fast:.2f} | {n / g_fast:,.0f} | {g_fast / base:.2f} |")
-    g_checked = run("greedy", n, fast=False)
-    print(f"| greedy bot, checked path | {n} | {g_checked:.2f} | {n / g_checked:,.0f} | {g_checked / base:.2f} |")
-    g4 = run("greedy", n // 4, fast=True, players=4)
-    print(f"| greedy bot, 4 players, fast path | {n // 4} | {g4:.2f} | {n / 4 / g4:,.0f} | - |")
-    m = max(5, n // 100)
-    mc = run("montecarlo", m, fast=True)
-    print(f"| montecarlo bot (4 candidates × 6 rollouts) | {m} | {mc:.2f} | {m / mc:,.2f} | {mc / m / (base / n):,.0f} |")
-    print(f"\nfast path speed-up over the checked path: random {checked_r / base:.2f}×, greedy {g_checked / g_fast:.2f}×")
+    load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
+    print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}; solo games unless noted\n")
+    speedups = []
+    for spec in all_games():
+        print(f"### {spec.title}\n")
+        print("| what | games | seconds | games/s | time per game vs baseline |")
+        print("|---|---|---|---|---|")
+        base = run(spec, "random", n, fast=True)
+        print(row("random bot, fast path (baseline)", n, base, base / n))
+        checked = run(spec, "random", n, fast=False)
+        print(row("random bot, checked path", n, checked, base / n))
+        g_fast = run(spec, "greedy", n, fast=True)
+        print(row("greedy bot, fast path", n, g_fast, base / n))
+        g_checked = run(spec, "greedy", n, fast=False)
+        print(row("greedy bot, checked path", n, g_checked, base / n))
+        g4 = run(spec, "greedy", n // 4, fast=True, players=min(4, spec.max_players))
+        print(row(f"greedy bot, {min(4, spec.max_players)} players, fast path", n // 4, g4, base / n))
+        for bot in sorted(set(spec.bots) - {"random", "greedy"}):
+            m = max(5, n // 100)
+            secs = run(spec, bot, m, fast=True)
+            print(row(f"{bot} bot", m, secs, base / n))
+        games = recorded_games(spec, max(20, n // 10))
+        r_checked, r_fast = replay_time(spec, games, False), replay_time(spec, games, True)
+        print(f"| replaying {len(games)} recorded greedy games: checked `apply` | {len(games)} | {r_checked:.3f} "
+              f"| {len(games) / r_checked:,.0f} | — |")
+        print(f"| replaying the same moves: unchecked `apply_fast` | {len(games)} | {r_fast:.3f} "
+              f"| {len(games) / r_fast:,.0f} | — |")
+        speedups.append(f"{spec.name}: engine alone {r_checked / r_fast:.1f}×, random-bot games {checked / base:.2f}×, "
+                        f"greedy-bot games {g_checked / g_fast:.2f}×")
+        print()
+    print("fast path speed-up over the checked path — " + "; ".join(speedups))
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "sheetkit", "simulate", "--game", "avenue", "--bot", "greedy",
                     "-n", "1000", "--json"], check=True, stdout=subprocess.DEVNULL)

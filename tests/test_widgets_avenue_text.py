@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from sheetkit.widgets import avenue_text as words
-from sheetkit.widgets.landing import games_html
+from sheetkit.widgets.landing import games_html, more_html
 from sheetkit.widgets.query import dashboard_options, share_query
 
 from sheetkit.core.play import play_out
@@ -124,11 +124,17 @@ def test_query_options_parse_codes_and_bots_and_explain_problems():
     assert dashboard_options(share_query(CODE, [])).bots == ()
 
 
-def test_the_landing_page_links_avenue_and_marks_the_others_coming():
+def test_the_landing_page_links_the_playable_games_and_marks_key_harvest_coming():
     page = games_html()
     assert "href='avenue.ipynb'" in page and "href='avenue.ipynb?bots=greedy'" in page
-    assert page.count("'sk-coming'>coming</span>") == 2
-    assert "Kingdom Maps" in page and "Key Harvest" in page
+    assert "href='kingdom_maps.ipynb'" in page and "href='kingdom_maps.ipynb?bots=greedy'" in page
+    assert page.count("'sk-coming'>coming</span>") == 1
+    assert "Key Harvest" in page.split("'sk-coming'>coming</span>")[0].rsplit("<tr>", 1)[1]
+
+
+def test_the_landing_page_links_the_whatif_explorer_and_the_lessons():
+    more = more_html()
+    assert "href='whatif.ipynb'" in more and "lessons" in more
 
 
 def test_the_log_shows_the_newest_line_first_and_your_score_before_the_bots():

@@ -3,10 +3,11 @@
 from sheetkit.widgets.avenue_table import AvenueTable
 from sheetkit.widgets.canvas import SheetCanvas, batch, canvas_manager
 from sheetkit.widgets.geometry import HexGeometry, SquareGeometry, to_canvas
+from sheetkit.widgets.kingdom_table import KingdomTable
 from sheetkit.widgets.live import live
 from sheetkit.widgets.query import DashboardOptions, dashboard_options, share_query
 
 __all__ = [
-    "AvenueTable", "DashboardOptions", "HexGeometry", "SheetCanvas", "SquareGeometry", "batch", "canvas_manager",
-    "dashboard_options", "live", "share_query", "to_canvas",
+    "AvenueTable", "DashboardOptions", "HexGeometry", "KingdomTable", "SheetCanvas", "SquareGeometry", "batch",
+    "canvas_manager", "dashboard_options", "live", "share_query", "to_canvas",
 ]

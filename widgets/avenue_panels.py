@@ -18,7 +18,8 @@ class CardsView:
     """The round's farm card, the flipped road card, and (only for you) the farm you peeked at."""
 
     def __init__(self, scale: float = theme.SCALE) -> None:
-        self.canvas = SheetCanvas(3 * CARD_W + 2 * CARD_GAP + 8, CARD_H + 8, ("cards",), scale, css_class="sk-cards")
+        self.canvas = SheetCanvas(3 * CARD_W + 2 * CARD_GAP + 8, CARD_H + 8, ("cards",), scale, css_class="sk-cards",
+                                  stacked=True)
         self.widget = self.canvas.widget
         self._spec: Any = None
 
@@ -66,7 +67,8 @@ class OpponentsView:
         self.layout = layout
         self.players = list(players)
         n = max(1, len(players))
-        self.canvas = SheetCanvas(n * BLOCK_W, BLOCK_H, ("paper", "ink"), scale, css_class="sk-opponents")
+        self.canvas = SheetCanvas(n * BLOCK_W, BLOCK_H, ("paper", "ink"), scale, css_class="sk-opponents",
+                                  stacked=True)
         self.widget = self.canvas.widget
         self._roads: dict[int, list[int]] = {}
         self._labels: dict[int, Any] = {}

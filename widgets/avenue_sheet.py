@@ -1,9 +1,15 @@
 """The Avenue sheet as a printed score pad: grid, farms, castles, grapes, score column, road table.
 
 Four layers, bottom to top: ``paper`` (grid and printed boxes, drawn once per client),
-``highlight`` (soft tints: legal cells, the farm's network, rings), ``ink`` (roads and the score
-column's numbers), ``print`` (icons on a paper halo, drawn once per client, so a road passes
-under a farm or a grape instead of hiding it). After a move only what changed is drawn.
+``highlight`` (what changes only when a card flips: the farm rings, the round's score row, the
+road in the road table), ``ink`` (what a move changes: the cell tints -- legal cells, the farm's
+network --, roads, the last-move corners and the score column's numbers), ``print`` (icons on a
+paper halo, drawn once per client, so a road passes under a farm or a grape instead of hiding it).
+
+After a move only what changed is drawn, and a click on the sheet touches the ink layer only: the
+browser recomposites all four layers of the 2× canvas for every layer a message touches, which
+was most of a click's cost in the browser (docs/performance_browser.md). Tints added to a cell
+that has a road go underneath it (``destination-over``), so no road is drawn twice.
 """
 
 from __future__ import annotations
@@ -90,11 +96,11 @@ class AvenueSheet:
         self.rounds = rounds
         self.title = title
         self.box = SheetLayout(layout.rows, layout.cols, cell)
-        self.canvas = SheetCanvas(self.box.width, self.box.height, LAYERS, scale, css_class="sk-sheet")
+        self.canvas = SheetCanvas(self.box.width, self.box.height, LAYERS, scale, css_class="sk-sheet", stacked=True)
         self.widget = self.canvas.widget
-        self._roads: list[int] | None = None       # what the ink layer shows now
+        self._cells: list[CellLook] | None = None  # what the ink layer shows in each cell now
         self._score: Any = None
-        self._marks: Any = None
+        self._marks: Any = None                     # what the highlight layer shows now
 
     @property
     def geometry(self) -> SquareGeometry:
@@ -114,40 +120,92 @@ class AvenueSheet:
 
     def forget(self) -> None:
         """Next ``sync`` redraws every dynamic layer in full."""
-        self._roads = self._score = self._marks = None
+        self._cells = self._score = self._marks = None
 
     # ----- incremental redraw ---------------------------------------------------------------
     def sync(self, state: AvenueState, player: int, interactive: bool = True) -> None:
         """Bring ink, highlights and score column in line with ``state`` (call inside ``batch``)."""
-        roads = state.sheets[player].roads
-        self._sync_roads(roads)
+        self._sync_cells(_cell_looks(state, player, interactive))
         score = _score_spec(state, player)
         if score != self._score:
             self._draw_score(score)
             self._score = score
-        marks = _marks_spec(state, player, interactive)
+        marks = _marks_spec(state, player)
         if marks != self._marks:
             self._draw_marks(marks)
             self._marks = marks
 
-    def _sync_roads(self, roads: list[int]) -> None:
+    def _sync_cells(self, looks: list[CellLook]) -> None:
+        """Draw each cell whose look changed, with as little as possible (a road is never drawn twice)."""
         ink = self.canvas["ink"]
         g = self.geometry
-        if self._roads is None:
-            x, y = g.x0, g.y0
-            ink.clear_rect(x - 1, y - 1, g.width + 2, g.height + 2)
-            old = [0] * len(roads)
+        if self._cells is None:
+            ink.clear_rect(g.x0 - 1, g.y0 - 1, g.width + 2, g.height + 2)
+            old = [EMPTY] * len(looks)
         else:
-            old = self._roads
-        for i, (a, b) in enumerate(zip(old, roads, strict=True)):
+            old = self._cells
+        full, under, corners = [], [], []
+        for i, (a, b) in enumerate(zip(old, looks, strict=True)):
             if a == b:
                 continue
+            added, lost_last = b.tints - a.tints, a.last and not b.last
+            if a.road != b.road or (a.tints - b.tints) or (b.last and not a.last) or (added and lost_last):
+                full.append(i)                      # a new or removed road, a tint taken away: redraw
+            elif added:
+                under.append((i, added))
+            else:
+                corners.append(i)
+        for i in corners:                           # the last-move marks go; the tints under them stay
             x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
-            if a:
-                ink.clear_rect(x, y, s, s)
-            if b:
-                art.road(ink.ctx, x, y, s, b)
-        self._roads = list(roads)
+            for rx, ry in ((x, y), (x + s - CORNER, y), (x, y + s - CORNER), (x + s - CORNER, y + s - CORNER)):
+                ink.clear_rect(rx, ry, CORNER, CORNER)
+                self._tints(ink, i, looks[i].tints, (rx, ry, CORNER, CORNER))
+        if under:
+            ctx = ink.ctx
+            ctx.global_composite_operation = "destination-over"
+            for i, tints in under:
+                self._tints(ink, i, tints)
+            ctx.global_composite_operation = "source-over"
+        for i in full:
+            x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
+            if self._cells is not None:
+                if old[i].road or old[i].last:
+                    ink.clear_rect(x, y, s, s)
+                else:                               # only tints, 1 px inside: a neighbour's road end stays
+                    ink.clear_rect(x + 1, y + 1, s - 2, s - 2)
+            look = looks[i]
+            self._tints(ink, i, look.tints)
+            if look.road:
+                art.road(ink.ctx, x, y, s, look.road)
+            if look.last:
+                self._last_marks(ink, i)
+        self._cells = list(looks)
+
+    def _tints(self, ink: Any, i: int, tints: frozenset[str], clip: Rect | None = None) -> None:
+        """Fill cell i's tints (network, then legal), only inside ``clip`` if given."""
+        x, y, s, _ = self.geometry.cell_rect(*divmod(i, self.geometry.cols))
+        for name in ("network", "legal"):
+            if name not in tints:
+                continue
+            inset, colour = TINTS[name]
+            rect: Rect | None = (x + inset, y + inset, s - 2 * inset, s - 2 * inset)
+            if clip is not None and rect is not None:
+                rect = _intersect(rect, clip)
+            if rect is not None:
+                ink.ctx.fill_style = colour
+                ink.ctx.fill_rect(*rect)
+
+    def _last_marks(self, ink: Any, i: int) -> None:
+        """Your move on the face-up card (undo-able): four corner brackets, clear of roads and grapes."""
+        x, y, s, _ = self.geometry.cell_rect(*divmod(i, self.geometry.cols))
+        ctx = ink.ctx
+        ctx.stroke_style = theme.LAST_MOVE
+        ctx.line_width = 2.5
+        ctx.line_cap = "square"
+        a, d = 2.5, CORNER - 4.5             # inset of the corner point, length of each arm
+        for cx, cy, dx, dy in ((x + a, y + a, 1, 1), (x + s - a, y + a, -1, 1), (x + a, y + s - a, 1, -1),
+                               (x + s - a, y + s - a, -1, -1)):
+            ctx.stroke_lines([(cx + dx * d, cy), (cx, cy), (cx, cy + dy * d)])
 
     # ----- the printed layers ---------------------------------------------------------------
     def _draw_paper(self) -> None:
@@ -235,12 +293,17 @@ class AvenueSheet:
             ctx.stroke_style = theme.GRID
             ctx.line_width = 1
             ctx.stroke_rect(x, y, s, s)
-            art.road(ctx, x, y, s, n, colour=theme.PRINT, width=3, wobble=False)
-            ctx.fill_style = theme.PRINT
-            ctx.font = theme.font(10, theme.FONT_PRINT, "bold")
-            ctx.text_align = "left"
-            ctx.text_baseline = "top"
-            ctx.fill_text(str(n), x + 2, y + 1)
+            self._draw_ref_road(ctx, n)
+
+    def _draw_ref_road(self, ctx: Any, n: int) -> None:
+        """Road n and its number in the printed road table."""
+        x, y, s, _ = self.box.ref_rect(n)
+        art.road(ctx, x, y, s, n, colour=theme.PRINT, width=3, wobble=False)
+        ctx.fill_style = theme.PRINT
+        ctx.font = theme.font(10, theme.FONT_PRINT, "bold")
+        ctx.text_align = "left"
+        ctx.text_baseline = "top"
+        ctx.fill_text(str(n), x + 2, y + 1)
 
     def _draw_print(self) -> None:
         ctx = self.canvas["print"].ctx
@@ -302,10 +365,10 @@ class AvenueSheet:
             else:
                 ctx.fill_style = theme.INK if final else theme.FAINT
                 ctx.font = theme.font(22, theme.FONT_INK, "bold" if final else "italic")
-                ctx.fill_text(f"{total}" + ("" if final else "?"), mid, cy)
+                ctx.fill_text(_signed(total) + ("" if final else "?"), mid, cy)
 
     def _draw_marks(self, spec: tuple[Any, ...]) -> None:
-        legal, network, now_farm, peeked_farm, last, road, row = spec
+        now_farm, peeked_farm, road, row = spec
         hl = self.canvas["highlight"]
         hl.clear()
         ctx = hl.ctx
@@ -316,14 +379,6 @@ class AvenueSheet:
                 rx, ry, rw, rh = rows[row][1]
                 ctx.fill_style = "rgba(240, 228, 66, 0.35)"
                 ctx.fill_rect(rx + 1, ry + 1, rw - 2, rh - 2)
-        ctx.fill_style = theme.NETWORK
-        for r, c in network:
-            x, y, s, _ = g.cell_rect(r, c)
-            ctx.fill_rect(x + 1, y + 1, s - 2, s - 2)
-        ctx.fill_style = theme.LEGAL
-        for i in legal:
-            x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
-            ctx.fill_rect(x + 3, y + 3, s - 6, s - 6)
         for cell, colour, dashed in ((now_farm, theme.NOW_RING, False), (peeked_farm, theme.PEEK_RING, True)):
             if cell is None:
                 continue
@@ -335,17 +390,36 @@ class AvenueSheet:
             ctx.stroke_circle(cx, cy, g.cell * 0.44)
             if dashed:
                 ctx.set_line_dash([])
-        if last is not None:
-            x, y, s, _ = g.cell_rect(*last)
-            ctx.stroke_style = theme.LAST_MOVE
-            ctx.line_width = 2.5
-            ctx.set_line_dash([5, 3])
-            ctx.stroke_rect(x + 2.5, y + 2.5, s - 5, s - 5)
-            ctx.set_line_dash([])
         if road:
             x, y, s, _ = self.box.ref_rect(road)
             ctx.fill_style = "rgba(240, 228, 66, 0.55)"
             ctx.fill_rect(x - 3, y - 3, s + 6, s + 6)
+            self._draw_ref_road(ctx, road)      # printed again on top: the yellow must not fade it
+
+
+@dataclass(frozen=True)
+class CellLook:
+    """What the ink layer shows in one cell."""
+
+    road: int = 0
+    tints: frozenset[str] = frozenset()      # "legal", "network"
+    last: bool = False                       # your undo-able move on the face-up card
+
+
+EMPTY = CellLook()
+TINTS = {"network": (1.0, theme.NETWORK), "legal": (3.0, theme.LEGAL)}   # inset (CSS px), colour
+CORNER = 14.0            # side of the corner squares holding the last-move brackets (no road comes near)
+
+
+def _intersect(a: Rect, b: Rect) -> Rect | None:
+    x0, y0 = max(a[0], b[0]), max(a[1], b[1])
+    x1, y1 = min(a[0] + a[2], b[0] + b[2]), min(a[1] + a[3], b[1] + b[3])
+    return (x0, y0, x1 - x0, y1 - y0) if x1 > x0 and y1 > y0 else None
+
+
+def _signed(n: int) -> str:
+    """A number as printed: a true minus sign (−25), like the zeros box above the total."""
+    return f"−{-n}" if n < 0 else str(n)
 
 
 def _score_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
@@ -359,23 +433,33 @@ def _score_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
             state.total(p), state.is_terminal())
 
 
-def _marks_spec(state: AvenueState, p: int, interactive: bool) -> tuple[Any, ...]:
-    """Everything the highlight layer shows, as a comparable value."""
+def _cell_looks(state: AvenueState, p: int, interactive: bool) -> list[CellLook]:
+    """Every cell's look on the ink layer."""
     geo = state.geo
-    legal: tuple[int, ...] = ()
+    roads = state.sheets[p].roads
+    legal: set[int] = set()
     if interactive:
-        legal = tuple(a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw))
+        legal = {a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw)}
+    network: set[int] = set()
     farm = state.farm if not state.is_terminal() else None
-    network: tuple[tuple[int, int], ...] = ()
-    now_farm = None
     if farm is not None and farm in geo.farm_cell:
-        i = geo.farm_cell[farm]
-        now_farm = divmod(i, geo.cols)
-        network = tuple(state.sheets[p].network_cells(i))
+        network = {r * geo.cols + c for r, c in state.sheets[p].network_cells(geo.farm_cell[farm])}
+    act = state.acted[p] if not state.is_terminal() else None
+    last = act.row * geo.cols + act.col if isinstance(act, Draw) and state.can_undo(p) else None
+    looks = []
+    for i, road in enumerate(roads):
+        tints = frozenset(n for n, on in (("legal", i in legal), ("network", i in network)) if on)
+        looks.append(EMPTY if not (road or tints or i == last) else CellLook(road, tints, i == last))
+    return looks
+
+
+def _marks_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
+    """Everything the highlight layer shows, as a comparable value (it changes when a card flips)."""
+    geo = state.geo
+    farm = state.farm if not state.is_terminal() else None
+    now_farm = divmod(geo.farm_cell[farm], geo.cols) if farm is not None and farm in geo.farm_cell else None
     seen = state.seen_farm[p]
     peeked = divmod(geo.farm_cell[seen], geo.cols) if seen is not None and seen in geo.farm_cell else None
-    act = state.acted[p] if not state.is_terminal() else None
-    last = (act.row, act.col) if isinstance(act, Draw) and state.can_undo(p) else None
     road = state.card.number if state.card is not None and not state.is_terminal() else None
     row = None if state.is_terminal() or state.round == 0 else len(state.boxes[p])
-    return legal, network, now_farm, peeked, last, road, row
+    return now_farm, peeked, road, row

@@ -45,6 +45,20 @@ FRIENDLY = {
 
 F = TypeVar("F", bound=Callable[..., Any])
 
+# Table-only page CSS, on top of theme.CSS.
+_TABLE_CSS = """<style>
+/* ipywidgets' FileUpload always writes its file count into its label ("Load (0)"), and its browser
+   half never takes a reset of that count from Python ("Load (1)" forever after one load): show
+   the word only (the text node stays, at size 0, for screen readers). */
+.sk-table .sk-load { font-size: 0; }
+.sk-table .sk-load i.fa { font-size: var(--jp-widgets-font-size, 13px); }
+.sk-table .sk-load::after { content: " Load"; font-size: var(--jp-widgets-font-size, 13px); }
+.sk-table .sk-end .sk-share { flex: 1 1 auto; min-width: 0; }
+/* ipycanvas focuses a canvas on mouse down (for key events, which the table does not use): no
+   focus frame around the sheet after every click. */
+.sk-table canvas:focus { outline: none; }
+</style>"""
+
 
 def _guarded(fn: F) -> F:
     """Run a UI handler; turn any failure into a status-line message (and keep the game)."""
@@ -172,7 +186,10 @@ class AvenueTable:
                                     "a clean sheet", "success")
         self.again_button.on_click(self._on_again)
         self.share = _html("sk-share")
-        self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
+        # The button beside the share text (not above it) keeps the finished table within 800 px.
+        again_row = _row(self.again_button, self.share)
+        again_row.layout.align_items = "flex-start"
+        self.end_box = W.VBox([self.end_summary, self.breakdown, again_row],
                               layout=W.Layout(display="none"))
         self.end_box.add_class("sk-end")
 
@@ -194,7 +211,7 @@ class AvenueTable:
 
         for b in (self.peek_button, self.undo_button, self.next_button, self.play_code_button, self.new_button,
                   self.save_button, self.again_button):
-            b.layout = W.Layout(width="auto")
+            b.layout = W.Layout(width="auto", flex="0 0 auto")   # never squeezed to "Play this de…"
         buttons = _row(self.peek_button, self.undo_button, self.next_button)
         self.game_rows = W.VBox([
             _row(_label("Game code"), self.code, self.code_input, self.play_code_button),
@@ -208,7 +225,7 @@ class AvenueTable:
         self.side.add_class("sk-side")
         self.main = W.HBox([self.sheet.widget, self.side])
         self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS), self.main, self.log])
+        self.widget = W.VBox([W.HTML(theme.CSS + _TABLE_CSS), self.main, self.log])
         self.widget.add_class("sk-table")
 
     def _make_opponents(self, st: AvenueState) -> OpponentsView:

@@ -1,6 +1,6 @@
 """The sheet canvas base: explicitly sized, HiDPI, layered, redrawn for every new client, batched.
 
-Three facts about ipycanvas shape this module:
+Four facts about ipycanvas shape this module:
 
 - A canvas keeps no drawing on the kernel side. Voila runs the notebook before any browser
   connects, so anything drawn then is lost: views draw only from model state, and redraw in
@@ -10,6 +10,11 @@ Three facts about ipycanvas shape this module:
   (the manager then names the canvas again inside the same message).
 - ``hold_canvas`` sends everything drawn inside it, on every canvas, as one message. ``batch``
   wraps it, and nests.
+- A ``MultiCanvas`` shows its layers as one <canvas>: whenever a message touches any layer, the
+  browser composites every layer again, full size. On a 2× sheet of four layers that was most of
+  a click's time in the browser. ``SheetCanvas(stacked=True)`` instead shows each layer as its own
+  <canvas>, stacked in one grid cell (``StackedCanvas``): the browser then copies only the layers
+  a message touched.
 """
 
 from __future__ import annotations
@@ -89,8 +94,35 @@ class Layer:
         self.ctx.clear_rect(x, y, w, h)
 
 
+class StackedCanvas(W.GridBox):
+    """Layer canvases stacked in one grid cell (bottom first); the top one gets the mouse.
+
+    Looks like a ``MultiCanvas`` to Python code: ``width``/``height`` in canvas pixels, and
+    ``stack[i]`` is layer i.
+    """
+
+    def __init__(self, canvases: Sequence[Canvas], **kwargs: object) -> None:
+        for c in canvases:
+            c.layout.grid_area = "1 / 1 / 2 / 2"
+        super().__init__(list(canvases), **kwargs)
+        self._layers = list(canvases)
+
+    def __getitem__(self, i: int) -> Canvas:
+        return self._layers[i]
+
+    @property
+    def width(self) -> int:
+        """Canvas pixels across (all layers are the same size)."""
+        return int(self._layers[0].width)
+
+    @property
+    def height(self) -> int:
+        """Canvas pixels down."""
+        return int(self._layers[0].height)
+
+
 class SheetCanvas:
-    """A MultiCanvas of named layers, ``width`` × ``height`` CSS px, drawn at ``scale``× for HiDPI.
+    """Named layers, ``width`` × ``height`` CSS px drawn at ``scale``× (HiDPI): a MultiCanvas or a StackedCanvas.
 
     The widget's layout width/height are set in px to the CSS size, so the browser never
     stretches it (a stretched canvas maps clicks to the wrong cell). ``on_click`` callbacks get
@@ -98,17 +130,28 @@ class SheetCanvas:
     """
 
     def __init__(self, width: float, height: float, layers: Sequence[str], scale: float = theme.SCALE,
-                 css_class: str | None = None) -> None:
+                 css_class: str | None = None, stacked: bool = False) -> None:
         self.width, self.height, self.scale = width, height, scale
-        self.widget = MultiCanvas(len(layers), width=round(width * scale), height=round(height * scale))
-        self.widget.layout = W.Layout(width=f"{width:g}px", height=f"{height:g}px",
-                                      min_width=f"{width:g}px", min_height=f"{height:g}px", flex="0 0 auto")
+        w, h = round(width * scale), round(height * scale)
+        size = {"width": f"{width:g}px", "height": f"{height:g}px"}
+        self.widget: MultiCanvas | StackedCanvas
+        if stacked:
+            canvases = [Canvas(width=w, height=h, layout=W.Layout(**size)) for _ in layers]
+            self.widget = StackedCanvas(canvases, layout=W.Layout(
+                **size, min_width=size["width"], min_height=size["height"], flex="0 0 auto",
+                grid_template_columns=size["width"], grid_template_rows=size["height"]))
+            self._events: MultiCanvas | Canvas = canvases[-1]
+        else:
+            self.widget = MultiCanvas(len(layers), width=w, height=h)
+            self.widget.layout = W.Layout(**size, min_width=size["width"], min_height=size["height"],
+                                          flex="0 0 auto")
+            self._events = self.widget
         if css_class:
             self.widget.add_class(css_class)
         self.layers = {name: Layer(self.widget[i], scale) for i, name in enumerate(layers)}
         self.clients = 0           # browsers that said they are ready (each gets a full redraw)
         self._ready_cbs: list[Callable[[], None]] = []
-        self.widget.on_client_ready(self._client_ready)
+        self._events.on_client_ready(self._client_ready)
 
     def __getitem__(self, name: str) -> Layer:
         return self.layers[name]
@@ -129,7 +172,7 @@ class SheetCanvas:
 
     def on_click(self, callback: Callable[[float, float], None]) -> None:
         """Call ``callback(x, y)`` in CSS px on mouse down (clicks only; moves are never streamed)."""
-        self.widget.on_mouse_down(lambda x, y: callback(x / self.scale, y / self.scale))
+        self._events.on_mouse_down(lambda x, y: callback(x / self.scale, y / self.scale))
 
     def close(self) -> None:
         """Close the canvas and its layers (when a table replaces its sheet)."""

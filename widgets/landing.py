@@ -24,10 +24,30 @@ GAMES: tuple[GameEntry, ...] = (
               "Eilif Svensson and Kristian Amundsen Østby, Aporta Games (2016)", "avenue.ipynb",
               (("against the greedy bot", "bots=greedy"), ("solo", "bots=none"),
                ("against three bots", "bots=random,greedy,montecarlo"))),
-    GameEntry("Kingdom Maps", "roll-and-write territories on a hex map",
-              "Martín Oddino, RunDOS Studio (2020, free print-and-play)", None),
+    GameEntry("Kingdom Maps", "roll-and-write territories on a hex map: three dice, six terrains; solo or "
+              "against bots",
+              "Martín Oddino, RunDOS Studio (2020, free print-and-play)", "kingdom_maps.ipynb",
+              (("with a greedy bot", "bots=greedy"), ("with three bots", "bots=greedy,random,greedy"))),
     GameEntry("Key Harvest", "hex field tiles, bidding with crops",
               "Richard Breese, R&D Games / Rio Grande Games (2007)", None),
+)
+
+
+@dataclass(frozen=True)
+class MoreEntry:
+    """A notebook (or a folder of them) beside the games: explorers and lessons."""
+
+    title: str
+    what: str
+    href: str                       # relative to index.ipynb as Voila serves it (/voila/render/notebooks/)
+
+
+MORE: tuple[MoreEntry, ...] = (
+    MoreEntry("What-if explorer", "change a rule, and bots play the old and the new rules on the same deals",
+              "whatif.ipynb"),
+    # A folder: Voila lists it at /voila/tree/notebooks/lessons (a render/ URL cannot show a folder).
+    MoreEntry("Probability lessons", "dice and cards counted exactly, beside simulation (notebooks/lessons/)",
+              "../../tree/notebooks/lessons"),
 )
 
 _CSS = """<style>
@@ -37,6 +57,8 @@ table.sk-games td, table.sk-games th { padding: 10px 16px; border-bottom: 1px so
 table.sk-games th { color: #666; font-weight: normal; }
 table.sk-games .sk-coming { color: #777; font-style: italic; }
 table.sk-games a.sk-play { font-weight: bold; font-size: 16px; }
+ul.sk-more { font-size: 15px; margin: 4px 0 14px 0; }
+ul.sk-more li { margin: 4px 0; }
 </style>"""
 
 
@@ -60,6 +82,13 @@ def games_html(games: tuple[GameEntry, ...] = GAMES) -> str:
     return f"{_CSS}<table class='sk-games'>{head}{''.join(rows)}</table>"
 
 
+def more_html(more: tuple[MoreEntry, ...] = MORE) -> str:
+    """The explorers and lessons, as a list of links under the games."""
+    items = "".join(f"<li><a class='sk-more-link' href='{html.escape(m.href)}'>{html.escape(m.title)}</a> — "
+                    f"{html.escape(m.what)}</li>" for m in more)
+    return f"<ul class='sk-more'>{items}</ul>"
+
+
 def games_table() -> HTML:
-    """The landing page's table, for display in a notebook."""
-    return HTML(games_html())
+    """The landing page's table and the explorers and lessons below it, for display in a notebook."""
+    return HTML(games_html() + more_html())

@@ -2,54 +2,255 @@
 
 from __future__ import annotations
 
+import re
+import time
+from dataclasses import dataclass
 from typing import Any
 
-from voila_harness import wait_ready
+from voila_harness import JS_HELPERS, FrameLog, canvas_info, click_canvas, settle, status_text, wait_ready
 
 Click = tuple[float, float, tuple[int, int, int, int]]   # canvas x, y, and the cell's pixel rect
+Cell = tuple[int, int]
 
 
 class MinimalDriver:
-    """benchmarks/minimal_canvas.ipynb: a 7×6 grid of 64 px cells, one fill per click."""
+    """benchmarks/minimal_canvas.ipynb: one canvas, one fill per click, on Avenue's grid and canvas size.
 
-    name = "minimal"
+    ``scale=2`` (the default) draws it at 2×, like the Avenue sheet; ``scale=1`` asks the
+    notebook (``?scale=1``) for a 1× canvas, a quarter of the pixels.
+    """
+
     notebook = "benchmarks/minimal_canvas.ipynb"
-    query = ""
     ready_pattern = "Ready"
-    rows, cols, cell = 7, 6, 64
+    rows, cols = 7, 6
+    x0, y0, cell = 28, 48, 54                 # CSS px, the same grid as Avenue's default sheet
+    width, height = 500, 492                  # CSS px of the canvas
 
-    def __init__(self) -> None:
+    def __init__(self, scale: int = 2) -> None:
+        self.scale = scale
+        self.name = "minimal" if scale == 2 else f"minimal-{scale}x"
+        self.query = "" if scale == 2 else f"scale={scale}"
         self.k = 0
 
     def wait_ready(self, page: Any) -> None:
         wait_ready(page, self.ready_pattern)
 
+    def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]:
+        """The cell's rectangle in canvas pixels."""
+        s = self.scale
+        return (self.x0 + col * self.cell) * s, (self.y0 + row * self.cell) * s, self.cell * s, self.cell * s
+
     def next_click(self, page: Any) -> Click:
         r, c = divmod(self.k % (self.rows * self.cols), self.cols)
         self.k += 1
-        s = self.cell
-        return (c + 0.5) * s, (r + 0.5) * s, (c * s, r * s, s, s)
+        x, y, w, h = self.cell_rect(r, c)
+        return x + w / 2, y + h / 2, (x, y, w, h)
 
     def after_click(self, page: Any) -> None:
         pass
 
 
+@dataclass(frozen=True)
+class CellView:
+    """One sheet cell as the page shows it."""
+
+    row: int
+    col: int
+    legal: bool       # tinted as a cell you may draw in
+    ink: int          # canvas pixels in the ink colour (a road is hundreds)
+
+
+# Status line patterns (docs/architecture.md: the status line always answers "what do I do now?").
+DRAW = re.compile(r"Draw road (\d)")
+NEXT = re.compile(r"press Next card", re.IGNORECASE)
+OVER = re.compile(r"Game over")
+DREW = re.compile(r"You drew road (\d) at row (\d+), col (\d+)")
+PEEKED = re.compile(r"You peeked")
+
+
 class AvenueDriver:
-    """notebooks/avenue.ipynb (filled in once the widget exists)."""
+    """notebooks/avenue.ipynb, driven like a person: read the status line and the sheet, click.
+
+    Cells are found from the DOM contract in docs/architecture.md (grid origin (28, 48) CSS px,
+    54 px cells, canvas drawn at ``canvas.width / CSS width``); legal cells are the ones the sheet
+    tints, roads are ink-coloured pixels. Nothing here asks the engine.
+    """
 
     name = "avenue"
     notebook = "notebooks/avenue.ipynb"
+    rows, cols = 7, 6
+    x0, y0, cell = 28.0, 48.0, 54.0          # CSS px
+    ink_rgb = (0x1B, 0x23, 0x40)             # theme.INK, the player's pencil
+    ink_tol = 60
+    road_min_ink = 150                       # canvas px of ink that make a road (one is ~1000+)
+    # A legal cell's tint (sky blue, 10 %) lowers red by ~16 at the cell's corner; the farm network's
+    # orange tint lowers it by ~5 only.
+    legal_red_drop = 10
+    inset = 6                                # CSS px in from a cell's corner: tints only (no icon, road or mark)
 
     def __init__(self, code: str = "AV-0000-001A", bots: str = "") -> None:
         self.code, self.bots = code, bots
         self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
         self.ready_pattern = "Draw"
+        self.scale = 0.0
+        self.clicked: list[Cell] = []        # every cell this driver drew in, in order
+        self.pending: Cell | None = None     # the cell of the click not yet acknowledged
+        # The benchmark sets both: each Next card press then adds (ended a round, kernel busy ms).
+        self.frames: FrameLog | None = None
+        self.timings: list[tuple[bool, float]] | None = None
 
+    # ----- reading the page ------------------------------------------------------------------
     def wait_ready(self, page: Any) -> None:
         wait_ready(page, self.ready_pattern)
+        info = canvas_info(page)
+        self.scale = info["width"] / info["cssWidth"]
 
+    def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]:
+        """The cell's rectangle in canvas pixels."""
+        s = self.scale
+        return (round((self.x0 + col * self.cell) * s), round((self.y0 + row * self.cell) * s),
+                round(self.cell * s), round(self.cell * s))
+
+    def cell_center(self, row: int, col: int) -> tuple[float, float]:
+        """The cell's centre in canvas pixels."""
+        s = self.scale
+        return (self.x0 + (col + 0.5) * self.cell) * s, (self.y0 + (row + 0.5) * self.cell) * s
+
+    def _cells_args(self) -> list[Any]:
+        s = self.scale
+        return [self.x0 * s, self.y0 * s, self.cell * s, self.rows, self.cols, round(self.inset * s),
+                list(self.ink_rgb), self.ink_tol]
+
+    def cells(self, page: Any) -> list[CellView]:
+        """Every cell as drawn now: tinted legal or not, and its ink."""
+        # The paper's colour comes from the sheet's margin, 4 CSS px in from its top-left corner.
+        raw, paper = page.evaluate(
+            JS_HELPERS + ";(a) => [window.__sk.cells(...a[0]), window.__sk.region(a[1], a[1], 1, 1)]",
+            [self._cells_args(), round(4 * self.scale)])
+        return [CellView(c["row"], c["col"], c["corner"][0] <= paper[0] - self.legal_red_drop, c["ink"]) for c in raw]
+
+    def legal_cells(self, page: Any) -> list[Cell]:
+        return [(c.row, c.col) for c in self.cells(page) if c.legal]
+
+    def road_cells(self, page: Any) -> set[Cell]:
+        return {(c.row, c.col) for c in self.cells(page) if c.ink >= self.road_min_ink}
+
+    def status(self, page: Any) -> str:
+        return status_text(page)
+
+    def wait_status(self, page: Any, pattern: re.Pattern[str], previous: str | None = None,
+                    timeout: float = 30_000) -> str:
+        """Wait until the status line matches ``pattern`` (and differs from ``previous``); return it."""
+        page.wait_for_function(
+            """([pat, flags, prev]) => { const s = document.querySelector('.sk-status');
+                 if (!s) return false; const t = s.innerText;
+                 return new RegExp(pat, flags).test(t) && (prev === null || t !== prev); }""",
+            arg=[pattern.pattern, "i" if pattern.flags & re.IGNORECASE else "", previous], timeout=timeout)
+        return self.status(page)
+
+    def wait_my_turn(self, page: Any, timeout: float = 30_000) -> list[Cell]:
+        """Wait until the status line asks for a road and the sheet shows legal cells; return them."""
+        page.wait_for_function(
+            JS_HELPERS + """;(a) => { const s = document.querySelector('.sk-status');
+                 if (!s || !/Draw road \\d/.test(s.innerText)) return false;
+                 const paper = window.__sk.region(a[1], a[1], 1, 1)[0];
+                 return window.__sk.cells(...a[0]).some(c => c.corner[0] <= paper - a[2]); }""",
+            arg=[self._cells_args(), round(4 * self.scale), self.legal_red_drop], timeout=timeout)
+        return self.legal_cells(page)
+
+    # ----- acting -----------------------------------------------------------------------------
+    def click_cell(self, page: Any, row: int, col: int) -> None:
+        """A real mouse click on the cell's centre."""
+        click_canvas(page, *self.cell_center(row, col))
+
+    def press(self, page: Any, css_class: str) -> None:
+        page.locator(f".{css_class}").click()
+
+    def round_number(self, page: Any) -> int:
+        """The round in the round line ('Round 2 of 5 · …'); 0 when it names none (before, after)."""
+        m = re.search(r"Round (\d+) of", page.locator(".sk-info").inner_text())
+        return int(m.group(1)) if m else 0
+
+    def press_next(self, page: Any) -> str:
+        """Press Next card; wait until it is your move again or the game is over; return the status."""
+        before = self.status(page)
+        timing = self.timings is not None and self.frames is not None
+        if timing:
+            assert self.frames is not None
+            rnd, mark, t0 = self.round_number(page), self.frames.mark(), time.monotonic()
+        self.press(page, "sk-next")
+        text = self.wait_status(page, re.compile(f"{DRAW.pattern}|{OVER.pattern}|{NEXT.pattern}", re.I),
+                                previous=before)
+        if DRAW.search(text):
+            self.wait_my_turn(page)
+        if timing and self.frames is not None and self.timings is not None:
+            settle(page, self.frames, quiet=0.3, timeout=30)
+            idle = [f[0] for f in self.frames.since(mark) if f[3] == "iopub/status:idle"]
+            if idle:
+                self.timings.append((self.round_number(page) != rnd, (idle[-1] - t0) * 1000))
+        return text
+
+    def choose(self, legal: list[Cell]) -> Cell:
+        """The cell to draw in: the first legal one in reading order (deterministic, like the deal)."""
+        return legal[0]
+
+    def draw(self, page: Any, row: int, col: int) -> str:
+        """Click the cell and wait until the status line acknowledges that very cell."""
+        before = self.status(page)
+        self.pending = (row, col)
+        self.click_cell(page, row, col)
+        return self.acknowledge(page, before)
+
+    def acknowledge(self, page: Any, before: str | None = None) -> str:
+        """Wait for the pending click's 'You drew road N at row r, col c' and check it names that cell."""
+        assert self.pending is not None
+        text = self.wait_status(page, DREW, previous=before)
+        m = DREW.search(text)
+        assert m, text
+        got = (int(m.group(2)) - 1, int(m.group(3)) - 1)
+        assert got == self.pending, f"clicked cell {self.pending} but the table drew in {got}: {text!r}"
+        self.clicked.append(got)
+        self.pending = None
+        return text
+
+    def peek(self, page: Any) -> str:
+        before = self.status(page)
+        self.press(page, "sk-peek")
+        return self.wait_status(page, PEEKED, previous=before)
+
+    # ----- the benchmark's loop ---------------------------------------------------------------
     def next_click(self, page: Any) -> Click:
-        raise NotImplementedError
+        """Make it your move (Next card, or the same deal again after the end) and pick a legal cell."""
+        text = self.status(page)
+        if OVER.search(text):
+            self.press(page, "sk-again")
+            self.clicked = []
+            self.wait_status(page, DRAW, previous=text)
+        elif NEXT.search(text):
+            self.press_next(page)
+        legal = self.wait_my_turn(page)
+        row, col = self.choose(legal)
+        self.pending = (row, col)
+        x, y = self.cell_center(row, col)
+        return x, y, self.cell_rect(row, col)
 
     def after_click(self, page: Any) -> None:
-        raise NotImplementedError
+        """Check the click was taken in the clicked cell, then flip cards until it is your move again."""
+        self.acknowledge(page)
+        while NEXT.search(text := self.status(page)) and not OVER.search(text):
+            self.press_next(page)
+
+    # ----- one move, for smoke tests ----------------------------------------------------------
+    def check_one_draw(self, page: Any) -> Cell:
+        """Draw in the first legal cell: a road appears in that cell and in no other; return it."""
+        legal = self.wait_my_turn(page)
+        before = self.cells(page)
+        row, col = self.choose(legal)
+        self.draw(page, row, col)
+        page.wait_for_function(
+            JS_HELPERS + ";(a) => window.__sk.cells(...a[0])[a[1]].ink >= a[2]",
+            arg=[self._cells_args(), row * self.cols + col, self.road_min_ink], timeout=15_000)
+        after = self.cells(page)
+        changed = [(a.row, a.col) for a, b in zip(after, before, strict=True) if a.ink != b.ink]
+        assert changed == [(row, col)], f"drew in {(row, col)}, ink changed in {changed}"
+        return row, col

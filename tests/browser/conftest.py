@@ -17,7 +17,7 @@ import pytest
 
 sys.path.insert(0, str(Path(__file__).parent))
 
-from voila_harness import (  # noqa: E402
+from voila_harness import (
     ARTIFACTS,
     REPO,
     FrameLog,

@@ -1,10 +1,13 @@
 """Binder's environment works: binder/requirements.txt alone gives a server that draws the sheet.
 
 ``test_binder_pins_*`` are quick checks of the file. ``test_fresh_binder_env_serves_avenue`` (slow,
-~1 min with a warm pip cache) builds a new venv in a temp dir from binder/requirements.txt only,
-run from the repo root as repo2docker does (so ``.`` installs sheetkit), then starts that venv's
-``jupyter lab`` with Voila as its server extension -- how mybinder.org serves
-``?urlpath=voila/render/notebooks/avenue.ipynb`` -- and plays a click in Chromium.
+~1 min with a warm pip cache) does what repo2docker does: copies the repository (without its
+venv, caches and build output) into a temp dir, builds a new venv there from
+binder/requirements.txt only, run from the copy's root (so ``.`` installs sheetkit), then starts
+that venv's ``jupyter lab`` with Voila as its server extension -- how mybinder.org serves
+``?urlpath=voila/render/notebooks/avenue.ipynb`` -- and plays a click in Chromium. Nothing is
+written into this checkout, so it also runs as a user who cannot write here; as root the
+harness adds the flag jupyter server needs to start at all.
 """
 
 from __future__ import annotations
@@ -83,20 +86,30 @@ def _python_for(runtime: str) -> str:
     pytest.fail(f"no python{ver} to build the Binder environment with (binder/runtime.txt)", pytrace=False)
 
 
+# What a clone does not have (see .gitignore) or Binder does not need; the rest is copied.
+NOT_IN_A_CLONE = shutil.ignore_patterns(".git", ".venv", "artifacts", "build", "dist", "*.egg-info", "__pycache__",
+                                        ".pytest_cache", ".ruff_cache", ".mypy_cache", ".hypothesis",
+                                        ".ipynb_checkpoints", ".jupyter-test")
+
+
 @pytest.fixture(scope="module")
-def binder_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
-    venv = tmp_path_factory.mktemp("binder") / "venv"
+def binder_repo(tmp_path_factory: pytest.TempPathFactory) -> Path:
+    """A copy of the repository, as repo2docker copies it into the image."""
+    repo = tmp_path_factory.mktemp("binder") / "repo"
+    shutil.copytree(REPO, repo, ignore=NOT_IN_A_CLONE)
+    return repo
+
+
+@pytest.fixture(scope="module")
+def binder_venv(binder_repo: Path) -> Path:
+    venv = binder_repo.parent / "venv"
     py = _python_for(RUNTIME.read_text().strip())
     subprocess.run([py, "-m", "venv", str(venv)], check=True)
-    had_build = (REPO / "build").exists()
-    try:
-        # From the repo root, like repo2docker: "." in the file is this repository.
-        r = subprocess.run([str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-q",
-                            "-r", str(REQ.relative_to(REPO))], cwd=REPO, capture_output=True, text=True,
-                           timeout=1200)
-    finally:
-        if not had_build:          # pip's in-tree build of "." leaves build/ behind
-            shutil.rmtree(REPO / "build", ignore_errors=True)
+    # From the copy's root, like repo2docker: "." in the file is the repository. pip's in-tree build
+    # writes build/ and *.egg-info there, not in this checkout.
+    r = subprocess.run([str(venv / "bin" / "pip"), "install", "--disable-pip-version-check", "-q",
+                        "-r", str(REQ.relative_to(REPO))], cwd=binder_repo, capture_output=True, text=True,
+                       timeout=1200)
     if r.returncode:
         pytest.fail(f"pip install -r binder/requirements.txt failed:\n{r.stdout[-3000:]}\n{r.stderr[-3000:]}",
                     pytrace=False)
@@ -106,14 +119,14 @@ def binder_venv(tmp_path_factory: pytest.TempPathFactory) -> Path:
 
 
 @pytest.mark.slow
-def test_fresh_binder_env_serves_avenue(binder_venv, browser, tmp_path, artifacts):
+def test_fresh_binder_env_serves_avenue(binder_repo, binder_venv, browser, tmp_path, artifacts):
     # sheetkit came from "." (not from this checkout's editable install or PYTHONPATH)
     out = subprocess.run([str(binder_venv / "bin" / "python"), "-c",
                           "import sheetkit, sheetkit.widgets; print(sheetkit.__file__)"],
                          cwd=tmp_path, capture_output=True, text=True, check=True).stdout
     assert str(binder_venv) in out, out
 
-    server = VoilaServer(REPO, tmp_path / "lab", venv=binder_venv, app="lab", cull_idle=20)
+    server = VoilaServer(binder_repo, tmp_path / "lab", venv=binder_venv, cwd=binder_repo, app="lab", cull_idle=20)
     server.start()
     try:
         # JupyterLab answers too (the ?urlpath=lab badge).
@@ -125,7 +138,7 @@ def test_fresh_binder_env_serves_avenue(binder_venv, browser, tmp_path, artifact
         try:
             page.goto(server.url(driver.notebook, driver.query))
             driver.wait_ready(page)                 # fails on "model not found" or a traceback
-            driver.check_one_draw(page)             # a click draws a road in that cell only
+            driver.check_one_draw(page)             # a click draws a road in that cell and no other
             assert_no_traceback(page)
             page.screenshot(path=str(artifacts / "binder-env-avenue.png"))
         finally:

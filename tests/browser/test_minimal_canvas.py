@@ -4,30 +4,30 @@ Chromium draws it, a click reaches the kernel and its fill comes back, pixels re
 from __future__ import annotations
 
 import pytest
-from voila_harness import REPO, assert_no_traceback, canvas_info, click_canvas, region_pixels, wait_ready
+from avenue_driver import MinimalDriver
+from voila_harness import JS_HELPERS, assert_no_traceback, canvas_info, click_canvas, region_pixels
 
 pytestmark = pytest.mark.browser
-
-CELL = 64
 
 
 def test_minimal_canvas_click_fills_only_that_cell(repo_server, page):
     p = page.page
-    p.goto(repo_server.url("benchmarks/minimal_canvas.ipynb"))
-    wait_ready(p, "Ready")
+    d = MinimalDriver()
+    p.goto(repo_server.url(d.notebook, d.query))
+    d.wait_ready(p)
     info = canvas_info(p)
-    assert (info["width"], info["height"]) == (6 * CELL, 7 * CELL)
+    assert (info["width"], info["height"]) == (2 * d.width, 2 * d.height), "drawn at 2× like the Avenue sheet"
+    assert (info["cssWidth"], info["cssHeight"]) == (d.width, d.height)
 
     before = region_pixels(p, 0, 0, info["width"], info["height"])
-    click_canvas(p, 2 * CELL + CELL / 2, 3 * CELL + CELL / 2)            # cell (row 3, col 2)
-    p.wait_for_function("""() => { const c = document.querySelector('.sk-sheet');
-        const d = c.getContext('2d').getImageData(%d, %d, 1, 1).data; return d[2] > 150 && d[0] < 100; }"""
-                        % (2 * CELL + CELL // 2, 3 * CELL + CELL // 2), timeout=15_000)
+    x, y, w, h = d.cell_rect(3, 2)
+    click_canvas(p, x + w / 2, y + h / 2)
+    # The fill is blue-ish (first click on a cell) at the cell's centre.
+    p.wait_for_function(JS_HELPERS + ";(a) => { const d = window.__sk.region(a[0], a[1], 1, 1); "
+                        "return d[2] > 150 && d[0] < 100; }", arg=[x + w // 2, y + h // 2], timeout=15_000)
     after = region_pixels(p, 0, 0, info["width"], info["height"])
-    changed = (before != after).any(axis=2)
-    rows, cols = changed.nonzero()
-    assert rows.min() >= 3 * CELL and rows.max() < 4 * CELL, "pixels changed outside the clicked row"
-    assert cols.min() >= 2 * CELL and cols.max() < 3 * CELL, "pixels changed outside the clicked column"
+    rows, cols = (before != after).any(axis=2).nonzero()
+    assert rows.min() >= y and rows.max() < y + h, "pixels changed outside the clicked row"
+    assert cols.min() >= x and cols.max() < x + w, "pixels changed outside the clicked column"
     assert_no_traceback(p)
     assert not [e for e in page.errors if "pageerror" in e], page.errors
-    assert REPO.exists()

@@ -7,6 +7,7 @@ culled, and ``stop()`` always ends the whole process group.
 
 from __future__ import annotations
 
+import base64
 import contextlib
 import json
 import os
@@ -23,14 +24,16 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
-ARTIFACTS = REPO / "artifacts"
+# Screenshots, saved records and server logs; SHEETKIT_ARTIFACTS moves them (e.g. when the
+# checkout is read-only for the user running the tests).
+ARTIFACTS = Path(os.environ.get("SHEETKIT_ARTIFACTS") or REPO / "artifacts")
 CHROMIUM = os.environ.get("SHEETKIT_CHROMIUM", "/usr/bin/chromium")
 CHROMIUM_ARGS = [
     "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-component-update",
     "--disable-sync", "--no-first-run", "--disable-quic",
 ]
 # What a Python error looks like once Voila or the output area has rendered it.
-TRACEBACK_MARKERS = ("Traceback (most recent call last)", "---------------------------------------------------------------------------")
+TRACEBACK_MARKERS = ("Traceback (most recent call last)", "-" * 75)
 
 
 class HarnessError(RuntimeError):
@@ -106,6 +109,10 @@ class VoilaServer:
                          "--ServerApp.ip=127.0.0.1", "--ServerApp.port_retries=0",
                          f"--ServerApp.root_dir={self.target}", "--IdentityProvider.token=",
                          "--ServerApp.password=", *culling]
+            if hasattr(os, "geteuid") and os.geteuid() == 0:
+                # jupyter server refuses to start as root (containers, CI) unless told it may;
+                # Binder itself runs as a normal user, where the flag is not needed.
+                self.args.append("--ServerApp.allow_root=True")
         else:
             raise ValueError(f"unknown app {app!r}")
         self.args += extra_args or []
@@ -114,8 +121,10 @@ class VoilaServer:
 
     # ----- life cycle ----------------------------------------------------------------------
     def start(self) -> VoilaServer:
+        if not os.access(self.args[0], os.X_OK):
+            raise HarnessError(f"{self.args[0]} not found: install the 'play' extras into {self.venv}")
         self.workdir.mkdir(parents=True, exist_ok=True)
-        log = open(self.log_path, "wb")  # noqa: SIM115 - the child owns it until stop()
+        log = open(self.log_path, "wb")  # the child writes to it until stop(); our copy closes below
         self.proc = subprocess.Popen(self.args, cwd=self.cwd, env=self.env, stdout=log, stderr=subprocess.STDOUT,
                                      stdin=subprocess.DEVNULL, start_new_session=True)
         log.close()
@@ -264,20 +273,52 @@ window.__sk = window.__sk || {
             cssHeight: r.height, dpr: window.devicePixelRatio, layers: ls.length};
   },
   composite(x, y, w, h) {
-    // Draw all layers (bottom first) onto one scratch canvas and return its pixels.
+    // Draw all layers (bottom first) onto one scratch canvas and return its pixels. The scratch
+    // canvas is kept: timeClick polls this many times per click.
     const ls = this.layers();
-    const c = document.createElement('canvas');
-    c.width = w; c.height = h;
-    const ctx = c.getContext('2d');
+    if (!this._scratch) {
+      this._scratch = document.createElement('canvas');
+      this._sctx = this._scratch.getContext('2d', {willReadFrequently: true});
+    }
+    const c = this._scratch, ctx = this._sctx;
+    if (c.width < w || c.height < h) { c.width = Math.max(c.width, w); c.height = Math.max(c.height, h); }
+    ctx.clearRect(0, 0, w, h);
     for (const l of ls) ctx.drawImage(l, x, y, w, h, 0, 0, w, h);
     return ctx.getImageData(0, 0, w, h).data;
   },
   region(x, y, w, h) { return Array.from(this.composite(x, y, w, h)); },
+  // The same pixels as base64: a 2x sheet is 4 MB of RGBA, far too slow as a JSON array of numbers.
+  regionB64(x, y, w, h) {
+    const d = this.composite(x, y, w, h);
+    let s = '';
+    for (let i = 0; i < d.length; i += 0x8000) s += String.fromCharCode.apply(null, d.subarray(i, i + 0x8000));
+    return btoa(s);
+  },
   hash(x, y, w, h) {
     const d = this.composite(x, y, w, h);
     let s = 0;
     for (let i = 0; i < d.length; i++) s = (s * 31 + d[i]) >>> 0;
     return s;
+  },
+  // Per cell of a square grid (canvas px): the colour `inset` px in from its top-left corner
+  // (where only tints show, never icons or roads) and how many pixels lie within `tol` (sum of
+  // |dR|+|dG|+|dB|) of the ink colour; a 2 px margin is skipped so a neighbour's stroke ends
+  // (antialiased across the shared edge) never count.
+  cells(x0, y0, cell, rows, cols, inset, ink, tol) {
+    const i = this.info();
+    const d = this.composite(0, 0, i.width, i.height);
+    const out = [];
+    for (let r = 0; r < rows; r++) for (let c = 0; c < cols; c++) {
+      const cx = Math.round(x0 + c * cell), cy = Math.round(y0 + r * cell), s = Math.round(cell);
+      const k = ((cy + inset) * i.width + cx + inset) * 4;
+      let n = 0;
+      for (let y = cy + 2; y < cy + s - 2; y++) for (let x = cx + 2; x < cx + s - 2; x++) {
+        const q = (y * i.width + x) * 4;
+        if (Math.abs(d[q] - ink[0]) + Math.abs(d[q + 1] - ink[1]) + Math.abs(d[q + 2] - ink[2]) <= tol) n++;
+      }
+      out.push({row: r, col: c, corner: [d[k], d[k + 1], d[k + 2]], ink: n});
+    }
+    return out;
   },
   clientPoint(x, y) {
     const i = this.info();
@@ -292,18 +333,40 @@ window.__sk = window.__sk || {
     top.dispatchEvent(new MouseEvent('click', o));
   },
   // Click (x, y) in canvas pixels and resolve with ms until the region (rx, ry, rw, rh) changes.
+  // ipycanvas shows a drawing by copying its model's canvas onto the page's <canvas> with
+  // drawImage, so the region is checked right after each such copy: the figure is when the
+  // pixels changed, not when a poll or the next animation frame (16.7 ms steps) noticed it,
+  // and nothing keeps the page busy meanwhile. A slow poll covers any other way of drawing.
   timeClick(x, y, rx, ry, rw, rh, timeoutMs) {
     const before = this.hash(rx, ry, rw, rh);
+    // Every layer's <canvas> (a sheet of stacked canvases updates only the layers it drew on).
+    const ctxs = this.layers().map((l) => l.getContext('2d'));
     return new Promise((resolve) => {
       const t0 = performance.now();
-      const tick = () => {
-        const dt = performance.now() - t0;
-        if (this.hash(rx, ry, rw, rh) !== before) return resolve(dt);
-        if (dt > timeoutMs) return resolve(-1);
-        requestAnimationFrame(tick);
+      let done = false, timer = 0;
+      const finish = (dt) => {
+        if (done) return;
+        done = true;
+        clearTimeout(timer);
+        for (const ctx of ctxs) delete ctx.drawImage;     // back to the prototype's
+        resolve(dt);
       };
+      const check = () => {
+        const dt = performance.now() - t0;
+        if (this.hash(rx, ry, rw, rh) !== before) finish(dt);
+        else if (dt > timeoutMs) finish(-1);
+      };
+      for (const ctx of ctxs) {
+        const original = ctx.drawImage;
+        ctx.drawImage = function (...args) {
+          const r = original.apply(this, args);
+          if (!done) check();
+          return r;
+        };
+      }
+      const poll = () => { check(); if (!done) timer = setTimeout(poll, 50); };
       this.dispatchClick(x, y);
-      requestAnimationFrame(tick);
+      timer = setTimeout(poll, 50);
     });
   },
 };
@@ -340,8 +403,8 @@ def region_pixels(page: Any, x: int, y: int, w: int, h: int) -> Any:
     """RGBA pixels (numpy array h×w×4) of the composited sheet, in canvas pixel coordinates."""
     import numpy as np
 
-    data = page.evaluate(JS_HELPERS + ";(a) => window.__sk.region(a[0], a[1], a[2], a[3])", [x, y, w, h])
-    return np.asarray(data, dtype=np.uint8).reshape(h, w, 4)
+    data = page.evaluate(JS_HELPERS + ";(a) => window.__sk.regionB64(a[0], a[1], a[2], a[3])", [x, y, w, h])
+    return np.frombuffer(base64.b64decode(data), dtype=np.uint8).reshape(h, w, 4)
 
 
 def click_canvas(page: Any, x: float, y: float) -> None:
@@ -410,14 +473,27 @@ class FrameLog:
     def since(self, mark: int) -> list[tuple[float, str, int, str]]:
         return self.frames[mark:]
 
+    def kernel_idle(self) -> bool:
+        """True when the kernel's last status was idle and nothing was sent to it since."""
+        for _, direction, _, kind in reversed(self.frames):
+            if direction == "out" and kind.startswith("shell/"):
+                return False
+            if kind.startswith("iopub/status:"):
+                return kind.endswith(":idle")
+        return True
 
-def settle(page: Any, frames: FrameLog, quiet: float = 0.4, timeout: float = 10) -> None:
-    """Wait until no kernel frame has arrived for ``quiet`` seconds."""
+
+def settle(page: Any, frames: FrameLog, quiet: float = 0.4, timeout: float = 10, idle: bool = True) -> None:
+    """Wait until no kernel frame has arrived for ``quiet`` seconds (and, with ``idle``, the kernel is idle).
+
+    Quiet alone is not enough: a handler busy for a second (e.g. analysis panels drawing a chart
+    after a round) sends nothing until it ends.
+    """
     deadline = time.monotonic() + timeout
     while time.monotonic() < deadline:
         page.wait_for_timeout(50)
         last = frames.frames[-1][0] if frames.frames else 0.0
-        if time.monotonic() - last >= quiet:
+        if time.monotonic() - last >= quiet and (not idle or frames.kernel_idle()):
             return
 
 

@@ -1,0 +1,134 @@
+"""Kingdom Maps' table words: status line, turn line, log, criteria, breakdown — all read from the engine."""
+
+from __future__ import annotations
+
+import re
+
+from sheetkit.widgets import kingdom_text as words
+from sheetkit.widgets.kingdom_panels import dice_roles
+
+from sheetkit.core.play import play_out, step_table
+from sheetkit.games.kingdom_maps import BOTS, CRITERIA, TERRAINS, Announce, Pick, new_game
+from sheetkit.games.kingdom_maps.titles import SOLO_TITLES
+
+
+def finished(players: list[str], seed: int = 5):
+    st = new_game(players, seed=seed)
+    play_out(st, [BOTS["greedy"](seed=p) for p in range(len(players))])
+    return st
+
+
+def test_terrain_labels_carry_number_symbol_name_and_uses_never_colour_alone():
+    for t in TERRAINS:
+        label = words.terrain_label(t.number, 2)
+        assert label == f"{t.number} {t.symbol} {t.plural} · 2 left"
+
+
+def test_the_status_line_follows_a_solo_turn():
+    st = new_game(["You"], seed=5)
+    step_table(st)
+    assert words.status_line(st).startswith("Choose a terrain and take a die (")
+    assert words.status_line(st, terrain_choice=2).startswith("Forests chosen — now take a die")
+    assert words.status_line(st, die_choice=st.dice[0]) == f"You hold the {st.dice[0]} — now choose a terrain."
+    st.apply(0, Announce(2, st.dice[0]))
+    assert words.status_line(st) == st.prompt(0)
+    bot = BOTS["greedy"](seed=0)
+    while 0 in st.current_players():
+        st.apply(0, bot.act(st, 0))
+    assert words.awaiting_confirm(st)
+    line = words.status_line(st)
+    assert "Press Confirm (or Undo) to roll the next dice" in line and "Forest" in line
+
+
+def test_the_status_line_at_the_end_names_the_title_or_the_placing():
+    solo = finished(["You"])
+    assert words.status_line(solo).startswith(f"Game over: you scored {solo.total(0)} — "
+                                              f"{solo.breakdown(0)['title']}.")
+    duo = finished(["You", "Greedy bot"])
+    assert "Game over: you placed" in words.status_line(duo) and "of 2" in words.status_line(duo)
+
+
+def test_turn_info_says_turn_drawing_terrain_powers_and_room():
+    st = new_game(["You", "Greedy bot"], seed=5)
+    step_table(st)
+    info = words.turn_info(st)
+    assert "Turn <b>1</b>" in info and "active: <b>you</b>" in info and "<b>61</b> hexes empty" in info
+    over = finished(["You"])
+    assert words.turn_info(over).startswith("Game over after")
+    assert "· you could not draw the amount ·" in words.turn_info(over), "your name reads 'you' in the middle"
+
+
+def test_the_log_tells_each_drawing_in_words_with_the_engines_terrain():
+    st = finished(["You", "Greedy bot"])
+    lines = words.log_lines(st)
+    assert lines[0].kind == "setup" and all(c in lines[0].text for c in st.criteria)
+    turns = [ln for ln in lines if ln.kind == "turn"]
+    assert len(turns) == st.turn
+    moves = [ln.text for ln in lines if ln.kind == "move"]
+    assert any(m.startswith("You: announced") for m in moves)
+    assert any(m.startswith("Greedy bot: picked the") for m in moves)
+    assert lines[-1].kind == "end"
+    drawn = sum(int(n) for m in moves if m.startswith("You:") for n in re.findall(r"drew (\d+) ", m))
+    assert drawn == st.sheets[0].drawn, "the log counts every hex you drew"
+    html = words.log_html(st)
+    assert html.index("Game over") < html.index("Turn 1:"), "newest first"
+
+
+def test_the_solo_log_names_the_terrain_the_other_die_gave():
+    st = finished(["You"])
+    second = [ln.text for ln in words.log_lines(st) if "as the amount" in ln.text]
+    assert second and all("the other die names" in t for t in second)
+
+
+def test_criteria_html_shows_each_rule_and_the_live_score():
+    st = finished(["You"])
+    out = words.criteria_html(st)
+    scores = st.criterion_scores(0)
+    for c in st.criteria:
+        assert f"data-code='{c}'" in out and CRITERIA[c].rule.split()[0] in out
+        assert f"final <b>{scores[c]}</b>" in out
+    assert words.bank_label(st, st.criteria[0]) == f"{st.criteria[0]} {CRITERIA[st.criteria[0]].name} → " \
+                                                   f"{scores[st.criteria[0]]}"
+
+
+def test_breakdown_html_is_the_engines_breakdown():
+    st = finished(["You", "Greedy bot", "Random bot"])
+    out = words.breakdown_html(st)
+    for p in range(3):
+        b = st.breakdown(p)
+        row = re.search(rf"<tr data-player='{p}'[^>]*>(.*?)</tr>", out).group(1)
+        assert f"<td class='sk-total'>{b['total']}</td>" in row
+        assert f"<td class='sk-place'>{words.ordinal(b['placing'])}</td>" in row
+        for c in b["criteria"]:
+            assert f"<td data-code='{c['code']}'>{c['score']}</td>" in row
+    assert "Title" not in out
+    solo = finished(["You"])
+    assert f"<td class='sk-title'>{solo.breakdown(0)['title']}</td>" in words.breakdown_html(solo)
+    summary = words.end_summary(solo)
+    assert solo.breakdown(0)["title"] in summary and all(t in summary for _, t in SOLO_TITLES[:-1])
+
+
+def test_dice_roles_mark_the_active_players_die_yours_and_the_terrain_die():
+    st = new_game(["You", "Greedy bot"], seed=5)
+    step_table(st)
+    st.apply(0, Announce(1, st.dice[0]))
+    roles = dice_roles(st, 0)
+    assert [r for _, r, _ in roles].count("mine") == 1 and roles[0][2] == "you took"
+    roles_bot = dice_roles(st, 1)
+    assert roles_bot[0][1] == "taken" and roles_bot[0][2] == "You took"
+    st.apply(1, Pick(st.pick_options(1)[0]))
+    assert [r for _, r, _ in dice_roles(st, 1)].count("mine") == 1
+
+
+def test_pick_preview_asks_the_engine_without_touching_the_game():
+    st = new_game(["You"], seed=5)
+    bot = BOTS["greedy"](seed=0)
+    while not (st.step == 2 and st.sheets[0].die is None):
+        if st.is_chance_node():
+            st.apply_chance()
+        else:
+            st.apply(0, bot.act(st, 0))
+    before = st.fingerprint()
+    a, b = st.dice
+    assert words.pick_preview(st, 0, a) == (a, b)
+    assert st.fingerprint() == before
