@@ -343,9 +343,9 @@ def test_save_gives_a_record_that_loads_back_to_the_same_game(rec):
 
 
 @pytest.mark.parametrize("data, words", [
-    (b"{not json", "not valid JSON"),
+    (b"{not json", "Not valid JSON"),
     (b"\xff\xfe", "not a sheetkit record"),
-    (json.dumps({"format": "sheetkit-record"}).encode(), "record"),
+    (json.dumps({"format": "sheetkit-record"}).encode(), "Record: missing field 'version'"),
 ])
 def test_a_bad_record_says_what_is_wrong_and_keeps_the_game(rec, data, words):
     t = ready_table(rec)

@@ -12,14 +12,11 @@ then **Undo** takes your moves back. On Confirm the bots draw and the next dice 
 
 from __future__ import annotations
 
-import base64
 import functools
 import html
 import json
-import os
-import traceback
-from collections.abc import Callable, Sequence
-from typing import Any, TypeVar
+from collections.abc import Sequence
+from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import kingdom_art as art
@@ -28,16 +25,22 @@ from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.kingdom_map import KingdomSheet
 from sheetkit.widgets.kingdom_panels import DiceView, OpponentsView, dice_roles, die_at
-from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
+from sheetkit.widgets.table_base import (
+    ME,
+    TABLE_CSS,
+    GameTable,
+    button,
+    guarded,
+    html_widget,
+    label,
+    row,
+)
 
-from sheetkit.core.chance import derive_seed
-from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
-from sheetkit.core.records import dumps, parse_json, replay
+from sheetkit.core.errors import IllegalAction
 from sheetkit.games.kingdom_maps import BOTS, TERRAINS, Announce, Bank, KingdomState, Pass, Pick, Place, Power, new_game
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.terrains import terrain_name
 
-ME = 0  # the person at this screen is always player 0; everyone else is a bot
 BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
 MAX_DICE = 3
 
@@ -75,51 +78,7 @@ KM_CSS = f"""
 </style>
 """
 
-F = TypeVar("F", bound=Callable[..., Any])
-
-
-def _guarded(fn: F) -> F:
-    """Run a UI handler; turn any failure into a status-line message (and keep the game)."""
-
-    @functools.wraps(fn)
-    def run(self: KingdomTable, *args: Any, **kwargs: Any) -> Any:
-        try:
-            return fn(self, *args, **kwargs)
-        except IllegalAction as e:
-            self._fail(FRIENDLY.get(e.code, str(e)))
-        except SheetkitError as e:
-            self._fail(str(e))
-        except Exception as e:  # a widget callback must never show a traceback
-            self.last_error = traceback.format_exc()
-            self._forget_drawing()
-            self._fail(f"Something went wrong ({type(e).__name__}: {str(e)[:120]}). Your game is kept — "
-                       "you can Save it.")
-        return None
-
-    return run  # type: ignore[return-value]
-
-
-def bot_names(kinds: Sequence[str]) -> list[str]:
-    """'Greedy bot', 'Greedy bot 2'... one name per bot."""
-    names: list[str] = []
-    for kind in kinds:
-        base = BOT_LABELS.get(kind, f"{kind.title()} bot")
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base} {k}", k + 1
-        names.append(name)
-    return names
-
-
-def bot_kind(name: str) -> str | None:
-    """The bot kind behind a player name written by this table ('Greedy bot 2' → 'greedy')."""
-    for kind, label in BOT_LABELS.items():
-        if name == label or (name.startswith(label + " ") and name[len(label) + 1:].isdigit()):
-            return kind
-    return None
-
-
-class KingdomTable:
+class KingdomTable(GameTable):
     """A playable Kingdom Maps table: solo, or you against ``bots``. Display it in a notebook cell.
 
     ``code`` replays a shared deal (``KM-XXXX-XXXX``); ``seed`` picks one; neither: fresh dice.
@@ -127,64 +86,40 @@ class KingdomTable:
     record dict or JSON text) continues or reviews a saved game.
     """
 
-    def __init__(self, code: str | None = None, bots: Sequence[str] = (), *, seed: int | None = None,
+    GAME = "kingdom-maps"
+    TITLE = "Kingdom Maps"
+    CODE_EXAMPLE = "KM-0000-0005"
+    BOTS = BOTS
+    BOT_LABELS = BOT_LABELS
+    FRIENDLY = FRIENDLY
+    DEFAULT_BOTS = ()
+    SHARE_WHAT = "these dice"
+    SHARE_GETS = "the same criteria and the same rolls"
+
+    def __init__(self, code: str | None = None, bots: Sequence[str] | str = (), *, seed: int | None = None,
                  players: int | None = None, variant: str = "standard", name: str = "You",
                  record: dict[str, Any] | str | None = None, notes: Sequence[str] = ()) -> None:
-        self.name = name
-        self.variant = variant
-        self.last_error: str | None = None
-        self._error: str | None = None
-        self._pending: str | None = None      # a game-replacing action waiting for a second press
         self._terrain_choice: int | None = None
         self._die_choice: int | None = None   # index of the die you hold before announcing
         self._serial = 0
-        self._listeners: list[Callable[[str], None]] = []
-        self.bots: dict[int, Any] = {}
-        self.bot_kinds: list[str] = []
-        problems = list(notes)
-        wanted = list(bots)
-        if players is not None:
-            seats = max(1, min(players, MAX_BOTS + 1))
-            if seats != players:
-                problems.append(f"Kingdom Maps takes 1 to {MAX_BOTS + 1} players")
-            wanted = (wanted + ["greedy"] * seats)[:seats - 1]
-        kinds = [b for b in wanted if b in BOTS][:MAX_BOTS]
-        if len(kinds) < len(wanted):
-            problems.append(f"only the bots {', '.join(BOTS)} can play (at most {MAX_BOTS})")
-        self.state = self._first_state(code, kinds, seed, variant, record, problems)
-        self._build()
-        self._adopt(self.state, advance=record is None or self._record_failed or _moves_on(self.state))
-        if problems:
-            self._fail(" ".join(p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in problems))
+        super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
+                         seats=players)
 
-    # ----- construction ---------------------------------------------------------------------
-    def _first_state(self, code: str | None, kinds: list[str], seed: int | None, variant: str,
-                     record: dict[str, Any] | str | None, problems: list[str]) -> KingdomState:
-        players = [self.name, *bot_names(kinds)]
-        self._record_failed = False
-        if record is not None:
-            try:
-                return self._replay(record)
-            except SheetkitError as e:
-                self._record_failed = True
-                problems.append(f"the record could not be loaded ({e}); here is a fresh game instead")
+    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
+                  variant: str | None = None) -> KingdomState:
         if code:
-            try:
-                return new_game(players, code=code)
-            except SheetkitError as e:
-                problems.append(f"{e} — here is a fresh game instead")
-        try:
-            return new_game(players, seed=seed, variant=variant)
-        except SheetkitError as e:
-            problems.append(str(e))
-            return new_game(players, seed=seed)
+            return new_game(players, code=code)
+        return new_game(players, seed=seed, variant=variant or "standard")
 
-    @classmethod
-    def from_query(cls, query: str | None = None, default_bots: Sequence[str] = (), **kwargs: Any) -> KingdomTable:
-        """The dashboard's table: ``?code=…&bots=…`` from Voila's QUERY_STRING (solo without ``bots``)."""
-        opts = dashboard_options(query, known_bots=tuple(BOTS))
-        bots = default_bots if opts.bots is None else opts.bots
-        return cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+    def _reset_choices(self) -> None:
+        self._terrain_choice = self._die_choice = None
+
+    def _moves_on(self, state: KingdomState) -> bool:  # type: ignore[override]
+        """A loaded game moves on by itself at a table step or a bot's announcement, not at your Confirm."""
+        return state.is_chance_node() or (state.phase == ANNOUNCE and state.active != ME)
+
+    def _progress(self) -> str:
+        return f"turn{self.state.turn}"
 
     def _build(self) -> None:
         st = self.state
@@ -194,11 +129,11 @@ class KingdomTable:
         self.dice.canvas.on_click(self._on_dice_click)
         self.opponents = self._make_opponents(st)
 
-        self.status = _html("sk-status")
-        self.info = _html("sk-info")
+        self.status = html_widget("sk-status")
+        self.info = html_widget("sk-info")
         self.terrain_buttons: dict[int, W.Button] = {}
         for t in TERRAINS:
-            b = _button(words.terrain_label(t.number), f"sk-terrain-{t.number}", "",
+            b = button(words.terrain_label(t.number), f"sk-terrain-{t.number}", "",
                         f"Announce {t.plural} (crosses out one use)")
             b.add_class("sk-terrain")
             b.style.button_color = art.tint(t.colour, 0.45)
@@ -210,20 +145,20 @@ class KingdomTable:
         self.terrain_box.add_class("sk-terrains")
         self.die_buttons: list[W.Button] = []
         for k in range(MAX_DICE):
-            b = _button("", f"sk-die-{k}", "", "Take or pick this die")
+            b = button("", f"sk-die-{k}", "", "Take or pick this die")
             b.add_class("sk-die")
             b.layout = W.Layout(width="auto", min_width="96px")
             b.on_click(functools.partial(self._on_die, k))
             self.die_buttons.append(b)
-        self.plus_button = _button("+1", "sk-plus", "", "Spend a power: draw one hex more")
-        self.minus_button = _button("−1", "sk-minus", "", "Spend a power: draw one hex fewer")
+        self.plus_button = button("+1", "sk-plus", "", "Spend a power: draw one hex more")
+        self.minus_button = button("−1", "sk-minus", "", "Spend a power: draw one hex fewer")
         self.plus_button.on_click(functools.partial(self._on_power, 1))
         self.minus_button.on_click(functools.partial(self._on_power, -1))
-        self.powers = _html("sk-powers")
-        self.undo_button = _button("Undo", "sk-undo", "undo", "Take back your last move of this drawing")
-        self.confirm_button = _button("Confirm", "sk-confirm", "check", "Your drawing is done: let the table "
+        self.powers = html_widget("sk-powers")
+        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this drawing")
+        self.confirm_button = button("Confirm", "sk-confirm", "check", "Your drawing is done: let the table "
                                       "move on", "primary")
-        self.pass_button = _button("Draw nothing", "sk-pass", "ban", "Only when the amount fits nowhere "
+        self.pass_button = button("Draw nothing", "sk-pass", "ban", "Only when the amount fits nowhere "
                                    "(the game ends after this turn)", "warning")
         self.undo_button.on_click(self._on_undo)
         self.confirm_button.on_click(self._on_confirm)
@@ -232,59 +167,42 @@ class KingdomTable:
         self.bank_box.add_class("sk-bankbox")
         self.bank_buttons: dict[str, W.Button] = {}
 
-        self.end_summary = _html("sk-end-summary")
-        self.breakdown = _html("sk-breakdown")
-        self.again_button = _button("Play these dice again", "sk-again", "repeat", "Same dice, same criteria, "
+        self.end_summary = html_widget("sk-end-summary")
+        self.breakdown = html_widget("sk-breakdown")
+        self.again_button = button("Play these dice again", "sk-again", "repeat", "Same dice, same criteria, "
                                     "same bots, a blank map", "success")
         self.again_button.on_click(self._on_again)
-        self.share = _html("sk-share")
+        self.share = html_widget("sk-share")
         self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
                               layout=W.Layout(display="none"))
         self.end_box.add_class("sk-end")
 
-        self.criteria = _html("sk-criteria")
-        self.code = _html("sk-code")
-        self.code_input = W.Text(placeholder="KM-XXXX-XXXX", layout=W.Layout(width="150px"))
-        self.code_input.add_class("sk-code-input")
-        self.play_code_button = _button("Play code", "sk-play-code", "play", "Play the dice of a game code")
-        self.play_code_button.on_click(self._on_play_code)
-        self.new_button = _button("New game", "sk-new", "plus", "Fresh dice, same bots")
-        self.new_button.on_click(self._on_new)
-        self.save_button = _button("Save", "sk-save", "download", "Make a download link of this game's record")
-        self.save_button.on_click(self._on_save)
-        self.download = _html("sk-download-box")
-        self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
-                                   tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
-        self.upload.add_class("sk-load")
-        self.upload.observe(self._on_upload, names="value")
-        self.log = _html("sk-log")
-        self.hooks = _html("sk-hooks")
+        self.criteria = html_widget("sk-criteria")
+        self.game_rows = self._game_rows("KM-XXXX-XXXX", "Play the dice of a game code", "Fresh dice, same bots")
+        self.log = html_widget("sk-log")
+        self.hooks = html_widget("sk-hooks")
         self.hooks.layout.display = "none"
 
         for b in (self.plus_button, self.minus_button, self.undo_button, self.confirm_button, self.pass_button,
-                  self.play_code_button, self.new_button, self.save_button, self.again_button):
+                  self.again_button):
             b.layout = W.Layout(width="auto")
         self.controls = W.VBox([
             self.dice.widget,
-            _row(*self.die_buttons),
+            row(*self.die_buttons),
             self.terrain_box,
-            _row(self.plus_button, self.minus_button, self.powers),
+            row(self.plus_button, self.minus_button, self.powers),
             self.bank_box,
-            _row(self.undo_button, self.confirm_button, self.pass_button),
+            row(self.undo_button, self.confirm_button, self.pass_button),
             self.criteria,
         ])
         self.controls.add_class("sk-km-controls")
-        self.game_rows = W.VBox([
-            _row(_label("Game code"), self.code, self.code_input, self.play_code_button),
-            _row(self.new_button, self.save_button, self.upload, self.download),
-        ])
         self.side = W.VBox([self.status, self.info, self.controls, self.end_box, self.game_rows])
         self.side.add_class("sk-km-side")
         self.left = W.VBox([self.sheet.widget, self.opponents.widget])
         self.left.add_class("sk-km-left")
         self.main = W.HBox([self.left, self.side])
         self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + KM_CSS), self.main, self.log, self.hooks])
+        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KM_CSS), self.main, self.log, self.hooks])
         self.widget.add_class("sk-table")
         self.widget.add_class("sk-km")
 
@@ -302,6 +220,24 @@ class KingdomTable:
             view.widget.layout.display = "none"
         return view
 
+    def _views(self) -> list[Any]:
+        return [self.sheet, self.dice, self.opponents]
+
+    def _renew_views(self, old: KingdomState, state: KingdomState) -> None:  # type: ignore[override]
+        same_sheet = (state.board == old.board and state.uses_each == old.uses_each
+                      and state.params.powers == old.params.powers and state.params.questions == old.params.questions)
+        if not same_sheet:
+            gone = self.sheet
+            self.sheet = self._make_sheet(state)
+            self.left.children = (self.sheet.widget, self.opponents.widget)
+            gone.canvas.close()
+        if (state.num_players != old.num_players or state.board != old.board
+                or self.opponents.players != [p for p in range(state.num_players) if p != ME]):
+            gone_opp = self.opponents
+            self.opponents = self._make_opponents(state)
+            self.left.children = (self.sheet.widget, self.opponents.widget)
+            gone_opp.canvas.close()
+
     def _make_bank_buttons(self, criteria: Sequence[str]) -> None:
         if tuple(self.bank_buttons) == tuple(criteria):
             return
@@ -309,15 +245,12 @@ class KingdomTable:
             b.close()
         self.bank_buttons = {}
         for c in criteria:
-            b = _button(c, f"sk-bank-{c}", "star", f"Score {c} now for your ? hex and bank it")
+            b = button(c, f"sk-bank-{c}", "star", f"Score {c} now for your ? hex and bank it")
             b.add_class("sk-bank")
             b.layout = W.Layout(width="auto")
             b.on_click(functools.partial(self._on_bank, c))
             self.bank_buttons[c] = b
-        self.bank_box.children = (_label("Your ? hex banks:"), *self.bank_buttons.values())
-
-    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
-        return self.widget._repr_mimebundle_(**kwargs)
+        self.bank_box.children = (label("Your ? hex banks:"), *self.bank_buttons.values())
 
     # ----- what tests and the notebook use ---------------------------------------------------
     @property
@@ -340,24 +273,6 @@ class KingdomTable:
         x, y, w, h = die_rect(k)
         self.dice.canvas.simulate_click(x + w / 2, y + h / 2)
 
-    def simulate_client_ready(self) -> None:
-        """Behave as if a browser had just shown the table (each canvas redraws in full)."""
-        for view in (self.sheet, self.dice, self.opponents):
-            view.canvas.simulate_client_ready()
-
-    def on_change(self, callback: Callable[[str], None]) -> None:
-        """Call ``callback(event)`` after 'move', 'turn' (new dice rolled), 'over' and 'new'."""
-        self._listeners.append(callback)
-
-    def record(self) -> dict[str, Any]:
-        """The game's record (JSON-able): replays to the identical game."""
-        return self.state.to_record()
-
-    @property
-    def status_text(self) -> str:
-        """The status line as plain text."""
-        return html.unescape(_strip_tags(self.status.value))
-
     def hook_data(self) -> dict[str, Any]:
         """What the hidden ``.sk-hooks`` element tells browser tests (legal hexes, map geometry in canvas px)."""
         st = self.state
@@ -378,7 +293,7 @@ class KingdomTable:
         }
 
     # ----- handlers -------------------------------------------------------------------------
-    @_guarded
+    @guarded
     def _on_click(self, x: float, y: float) -> None:
         cell = self.sheet.hex_at(x, y)
         if cell is None:
@@ -394,7 +309,7 @@ class KingdomTable:
         st.apply(ME, Place(*cell))
         self._moved()
 
-    @_guarded
+    @guarded
     def _on_terrain(self, terrain: int, _: Any = None) -> None:
         st = self.state
         if not (st.phase == ANNOUNCE and st.active == ME):
@@ -405,11 +320,11 @@ class KingdomTable:
         self._terrain_choice = terrain
         self._announce_if_ready()
 
-    @_guarded
+    @guarded
     def _on_die(self, k: int, _: Any = None) -> None:
         self._take_die(k)
 
-    @_guarded
+    @guarded
     def _on_dice_click(self, x: float, y: float) -> None:
         k = die_at(x, y, len(self.state.dice))
         if k is None:
@@ -450,22 +365,22 @@ class KingdomTable:
         st.apply(ME, action)
         self._moved()
 
-    @_guarded
+    @guarded
     def _on_power(self, delta: int, _: Any = None) -> None:
         self.state.apply(ME, Power(delta))
         self._moved()
 
-    @_guarded
+    @guarded
     def _on_pass(self, _: Any = None) -> None:
         self.state.apply(ME, Pass())
         self._moved()
 
-    @_guarded
+    @guarded
     def _on_bank(self, code: str, _: Any = None) -> None:
         self.state.apply(ME, Bank(code))
         self._moved()
 
-    @_guarded
+    @guarded
     def _on_undo(self, _: Any = None) -> None:
         if not self.state.can_undo(ME) and (self._terrain_choice or self._die_choice is not None):
             self._terrain_choice = self._die_choice = None
@@ -475,7 +390,7 @@ class KingdomTable:
         self._error = None
         self._render(["move"])
 
-    @_guarded
+    @guarded
     def _on_confirm(self, _: Any = None) -> None:
         st = self.state
         if st.is_terminal():
@@ -486,56 +401,6 @@ class KingdomTable:
         events = self._advance()
         self._error = None
         self._render(events)
-
-    @_guarded
-    def _on_new(self, _: Any = None) -> None:
-        if self._confirmed("new", "A new game", "New game"):
-            self._adopt(new_game(list(self.state.players), variant=self.variant))
-
-    @_guarded
-    def _on_again(self, _: Any = None) -> None:
-        st = self.state
-        self._adopt(KingdomState(st.params, list(st.players), seed=st.seed, deal=st.deal))
-
-    @_guarded
-    def _on_play_code(self, _: Any = None) -> None:
-        code = self.code_input.value.strip()
-        if not code:
-            self._fail("Type a game code first (it looks like KM-0000-0005).")
-            return
-        game = new_game(list(self.state.players), code=code)     # a bad code is refused before asking
-        if self._confirmed("code", f"Playing {game.game_code()}", "Play code"):
-            self._adopt(game)
-
-    @_guarded
-    def _on_save(self, _: Any = None) -> None:
-        self.download.value = self._download_link()
-
-    @_guarded
-    def _on_upload(self, change: dict[str, Any]) -> None:
-        files = change.get("new") or ()
-        if not files:
-            return
-        f = files[0]
-        content = f["content"] if isinstance(f, dict) else f.content
-        data = bytes(content)
-        try:
-            self._load(data)
-        finally:
-            self.upload.unobserve(self._on_upload, names="value")
-            self.upload.value = ()
-            self.upload.observe(self._on_upload, names="value")
-
-    def _confirmed(self, action: str, what: str, button: str) -> bool:
-        """True when replacing the game loses nothing, or this is the second press in a row."""
-        st = self.state
-        in_progress = not st.is_terminal() and any("player" in e for e in st.log)
-        if not in_progress or self._pending == action:
-            self._pending = None
-            return True
-        self._pending = action
-        self._fail(f"{what} ends the game in progress — press {button} again to confirm (or Save it first).")
-        return False
 
     # ----- game flow ------------------------------------------------------------------------
     def _moved(self) -> None:
@@ -562,80 +427,21 @@ class KingdomTable:
             events.append("over")
         return events
 
-    def _replay(self, record: dict[str, Any] | str | bytes) -> KingdomState:
-        doc = parse_json(record) if isinstance(record, str | bytes) else record
-        if isinstance(doc, dict) and doc.get("game") not in (None, "kingdom-maps"):
-            raise RecordError(f"that record is a game of {str(doc.get('game'))[:30]!r}; this table plays "
-                              "Kingdom Maps")
-        state = replay(doc)
-        if not isinstance(state, KingdomState):
-            raise RecordError("that record is not a Kingdom Maps game")
-        return state
-
-    def _load(self, data: bytes) -> None:
-        try:
-            text = data.decode("utf-8")
-        except UnicodeDecodeError:
-            raise RecordError("that file is not a sheetkit record (not a text file)") from None
-        state = self._replay(text)
-        self._adopt(state, advance=_moves_on(state))
-        self._error = None
-        self._render(["new"], message="Record loaded.")
-
-    def _adopt(self, state: KingdomState, advance: bool = True) -> None:
-        """Make ``state`` the table's game: bots for the other seats, views for its map, the first dice rolled."""
-        old = self.state
-        self.state = state
-        self.bots = {}
-        self.bot_kinds = []
-        self._terrain_choice = self._die_choice = None
-        unknown = []
-        for p in range(state.num_players):
-            if p == ME:
-                continue
-            kind = bot_kind(state.players[p])
-            if kind is None:
-                unknown.append(state.players[p])
-                kind = "greedy"
-            self.bot_kinds.append(kind)
-            self.bots[p] = BOTS[kind](seed=derive_seed(state.seed or 0, "table-bot", p))
-        same_sheet = (state.board == old.board and state.uses_each == old.uses_each
-                      and state.params.powers == old.params.powers and state.params.questions == old.params.questions)
-        if not same_sheet:
-            gone = self.sheet
-            self.sheet = self._make_sheet(state)
-            self.left.children = (self.sheet.widget, self.opponents.widget)
-            gone.canvas.close()
-        if (state.num_players != old.num_players or state.board != old.board
-                or self.opponents.players != [p for p in range(state.num_players) if p != ME]):
-            gone_opp = self.opponents
-            self.opponents = self._make_opponents(state)
-            self.left.children = (self.sheet.widget, self.opponents.widget)
-            gone_opp.canvas.close()
-        self.download.value = ""
-        self._error = None
-        events = ["new"]
-        if advance:
-            events += self._advance()
-        self._render(events, full=True)
-        if unknown:
-            self._fail(f"{', '.join(unknown)} will be played by the greedy bot from here on.")
-
     # ----- drawing --------------------------------------------------------------------------
-    @_guarded
+    @guarded
     def _redraw_sheet(self) -> None:
         with batch():
             self.sheet.draw_static()
             self.sheet.forget()
             self.sheet.sync(self.state, ME)
 
-    @_guarded
+    @guarded
     def _redraw_dice(self) -> None:
         with batch():
             self.dice.forget()
             self._sync_dice()
 
-    @_guarded
+    @guarded
     def _redraw_opponents(self) -> None:
         with batch():
             self.opponents.draw_static()
@@ -653,46 +459,25 @@ class KingdomTable:
                 choosable = tuple(k for k, (v, role, _) in enumerate(dice_roles(st, ME)) if v in picks and not role)
         self.dice.sync(st, ME, choosable, self._die_choice)
 
-    def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
-        """Bring every view in line with the state: one canvas message, then the text widgets."""
+    def _sync_canvases(self, full: bool) -> None:
         st = self.state
-        self._pending = None
-        with batch():
+        if self.sheet.canvas.ready:
             if full:
-                self.sheet.forget()
-                self.dice.forget()
-                self.opponents.forget()
-            if self.sheet.canvas.ready:
-                if full:
-                    self.sheet.draw_static()
-                self.sheet.sync(st, ME)
-            if self.dice.canvas.ready:
-                self._sync_dice()
-            if self.opponents.canvas.ready and st.num_players > 1:
-                if full:
-                    self.opponents.draw_static()
-                self.opponents.sync(st)
-        self._render_text(message)
-        for event in events:
-            for cb in list(self._listeners):
-                try:
-                    cb(event)
-                except Exception:  # an analysis panel must not break the table
-                    self.last_error = traceback.format_exc()
+                self.sheet.draw_static()
+            self.sheet.sync(st, ME)
+        if self.dice.canvas.ready:
+            self._sync_dice()
+        if self.opponents.canvas.ready and st.num_players > 1:
+            if full:
+                self.opponents.draw_static()
+            self.opponents.sync(st)
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state
         self._serial += 1
-        line = html.escape(words.status_line(st, ME, self._terrain_choice,
-                                             None if self._die_choice is None else st.dice[self._die_choice]))
-        note = ""
-        if self._error:
-            err = self._error[0].upper() + self._error[1:]
-            err = err if err.endswith((".", "!", "?")) else err + "."
-            note = f"<span class='sk-error'>{html.escape(err)}</span> "
-        elif message:
-            note = f"<b>{html.escape(message)}</b> "
-        self.status.value = f"<div>{note}{line}</div>"
+        line = words.status_line(st, ME, self._terrain_choice,
+                                 None if self._die_choice is None else st.dice[self._die_choice])
+        self.status.value = self._status_html(line, message)
         self.info.value = words.turn_info(st, ME)
         over = st.is_terminal()
         legal = st.legal_actions(ME)
@@ -723,8 +508,7 @@ class KingdomTable:
             b.disabled = c not in banks
         self.bank_box.layout.display = "flex" if banks else "none"
         self.criteria.value = words.criteria_html(st, ME, bankable=bool(banks))
-        code = st.game_code()
-        self.code.value = html.escape(code) if code else "<i>a fixed deal (no code)</i>"
+        self.code.value = self._code_html()
         self.log.value = words.log_html(st, ME)
         self.end_box.layout.display = "flex" if over else "none"
         self.controls.layout.display = "none" if over else "flex"
@@ -767,79 +551,3 @@ class KingdomTable:
                 b.tooltip = label or "not yours to take now"
                 b.disabled = True
                 b.button_style = ""
-
-    def _forget_drawing(self) -> None:
-        """After a failure mid-draw, redraw the dynamic layers in full next time."""
-        for view in (getattr(self, "sheet", None), getattr(self, "dice", None), getattr(self, "opponents", None)):
-            if view is not None:
-                view.forget()
-
-    def _fail(self, message: str) -> None:
-        """Show a problem in the status line; the state is unchanged."""
-        self._error = message
-        try:
-            self._render_text()
-        except Exception:  # last resort: the message alone
-            self.status.value = f"<span class='sk-error'>{html.escape(message)}</span>"
-
-    # ----- sharing --------------------------------------------------------------------------
-    def _download_link(self) -> str:
-        st = self.state
-        text = dumps(st.to_record())
-        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
-        stem = st.game_code() or "deal"
-        when = "final" if st.is_terminal() else f"turn{st.turn}"
-        filename = f"kingdom-maps-{stem}-{when}.json"
-        return (f"<a class='sk-download' download='{html.escape(filename)}' "
-                f"href='data:application/json;base64,{data}'>⬇ {html.escape(filename)}</a>")
-
-    def _share_html(self) -> str:
-        code = self.state.game_code()
-        if not code:
-            return "<span class='sk-small'>This deal has no code; Save the record to share it.</span>"
-        query = share_query(code, self.bot_kinds)
-        link = ""
-        if os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
-            link = f" — or send <a href='?{html.escape(query)}' target='_blank'>this link</a>"
-        return (f"<div>Share these dice: game code <b class='sk-code-share'>{html.escape(code)}</b>{link}. "
-                f"Whoever plays it gets the same criteria and the same rolls.</div>"
-                f"<div class='sk-small'>The analysis below the table has filled in for this game.</div>")
-
-
-def _moves_on(state: KingdomState) -> bool:
-    """True when a loaded game moves on by itself (a table step or a bot's announcement), not at your Confirm."""
-    return state.is_chance_node() or (state.phase == ANNOUNCE and state.active != ME)
-
-
-def _html(css_class: str, value: str = "") -> W.HTML:
-    w = W.HTML(value)
-    w.add_class(css_class)
-    return w
-
-
-def _label(text: str) -> W.HTML:
-    return _html("sk-small", html.escape(text))
-
-
-def _button(text: str, css_class: str, icon: str, tooltip: str, style: str = "") -> W.Button:
-    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style)
-    b.add_class(css_class)
-    return b
-
-
-def _row(*children: W.Widget) -> W.HBox:
-    box = W.HBox(list(children))
-    box.add_class("sk-row")
-    return box
-
-
-def _strip_tags(text: str) -> str:
-    out, inside = [], False
-    for ch in text:
-        if ch == "<":
-            inside = True
-        elif ch == ">":
-            inside = False
-        elif not inside:
-            out.append(ch)
-    return "".join(out)

@@ -1,0 +1,92 @@
+"""What a click costs on the wire, counted on a recording comm (the kernel side of every widget).
+
+Every widget, and ipycanvas's shared canvas manager, talks through a ``comm``; here each one is a
+``RecordingComm`` that keeps every message it would send to the browser. A click must send exactly
+one canvas message (the changed cells only), a handful of small text updates, and nothing else.
+"""
+
+from __future__ import annotations
+
+import json
+from collections.abc import Iterator
+from typing import Any
+
+import comm
+import pytest
+from comm.base_comm import BaseComm
+from sheetkit.widgets import AvenueTable, KingdomTable, canvas_manager
+
+from sheetkit.games.avenue import Draw
+
+SENT: list[dict[str, Any]] = []
+
+
+class RecordingComm(BaseComm):
+    """A comm that records what it would publish: message type, method, and size in bytes."""
+
+    def publish_msg(self, msg_type: str, data: Any = None, metadata: Any = None, buffers: Any = None,
+                    **keys: Any) -> None:
+        size = len(json.dumps(data, default=str)) + sum(len(memoryview(b).cast("B")) for b in buffers or ())
+        method = (data or {}).get("method") if isinstance(data, dict) else None
+        SENT.append({"comm": self.comm_id, "type": msg_type, "method": method, "bytes": size, "data": data})
+
+
+@pytest.fixture
+def wire(monkeypatch: pytest.MonkeyPatch) -> Iterator[list[dict[str, Any]]]:
+    monkeypatch.setattr(comm, "create_comm", lambda *a, **kw: RecordingComm(*a, **kw))
+    manager = canvas_manager()
+    monkeypatch.setattr(manager, "comm", RecordingComm(comm_id=manager.model_id, target_name="jupyter.widget",
+                                                       primary=False))
+    SENT.clear()
+    yield SENT
+    SENT.clear()
+
+
+def canvas_messages(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in sent if m["comm"] == canvas_manager().model_id and m["method"] == "custom"]
+
+
+def updates(sent: list[dict[str, Any]]) -> list[dict[str, Any]]:
+    return [m for m in sent if m["method"] == "update"]
+
+
+def test_an_avenue_click_sends_one_small_canvas_message_and_a_few_text_updates(wire):
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy", "random"))
+    wire.clear()
+    t.simulate_client_ready()
+    full = sum(m["bytes"] for m in canvas_messages(wire))
+    assert len(canvas_messages(wire)) == 3            # one full redraw per canvas: sheet, cards, opponents
+    wire.clear()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    t.click_cell(d.row, d.col)
+    click = canvas_messages(wire)
+    assert len(click) == 1, "a click must reach the browser as exactly one canvas message"
+    assert click[0]["bytes"] < full / 4, "a click sends the changed cells, not the whole sheet again"
+    assert 1 <= len(updates(wire)) <= 8, [m["data"]["state"].keys() for m in updates(wire)]
+    assert all(m["type"] == "comm_msg" for m in wire), "a click opens or closes no widget"
+    assert sum(m["bytes"] for m in wire) < 20_000
+
+
+def test_next_card_sends_one_canvas_message(wire):
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",))
+    t.simulate_client_ready()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    t.click_cell(d.row, d.col)
+    wire.clear()
+    t.next_button.click()
+    assert len(canvas_messages(wire)) == 1
+    assert all(m["type"] == "comm_msg" for m in wire)
+
+
+def test_a_kingdom_hex_click_sends_one_canvas_message(wire):
+    t = KingdomTable(code="KM-0000-0005")
+    t.simulate_client_ready()
+    announce = next(a for a in t.state.legal_actions(0) if type(a).__name__ == "Announce")
+    t._on_terrain(announce.terrain)
+    t._on_die(list(t.state.dice).index(announce.die))
+    wire.clear()
+    q, r = t.state.legal_hexes(0)[0]
+    t.click_hex(q, r)
+    assert len(canvas_messages(wire)) == 1
+    assert all(m["type"] == "comm_msg" for m in wire)
+    assert sum(m["bytes"] for m in wire) < 40_000

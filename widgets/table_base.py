@@ -1,0 +1,458 @@
+"""What every game table shares: seats and bots, New / Again / Play code / Save / Load, guarded handlers.
+
+A table subclass builds its own views and buttons and says how its game moves on; this base keeps
+the rest identical across games: a problem becomes a plain message in the status line (never a
+traceback, and the game is kept), a game-replacing button asks twice while a game is in progress,
+records load through the engine's checked replay, and analysis listeners never break the table.
+"""
+
+from __future__ import annotations
+
+import base64
+import functools
+import html
+import os
+import traceback
+from collections.abc import Callable, Mapping, Sequence
+from typing import Any, ClassVar, TypeVar
+
+import ipywidgets as W
+from sheetkit.widgets.canvas import batch
+from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
+
+from sheetkit.core.chance import derive_seed
+from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.protocol import GameState
+from sheetkit.core.records import dumps, parse_json, replay
+
+ME = 0  # the person at this screen is always player 0; everyone else is a bot
+
+F = TypeVar("F", bound=Callable[..., Any])
+
+# Page CSS every table adds on top of theme.CSS.
+TABLE_CSS = """<style>
+/* ipywidgets' FileUpload always writes its file count into its label ("Load (0)"), and its browser
+   half never takes a reset of that count from Python ("Load (1)" forever after one load): show
+   the word only (the text node stays, at size 0, for screen readers). */
+.sk-table .sk-load { font-size: 0; }
+.sk-table .sk-load i.fa { font-size: var(--jp-widgets-font-size, 13px); }
+.sk-table .sk-load::after { content: " Load"; font-size: var(--jp-widgets-font-size, 13px); }
+.sk-table .sk-end .sk-share { flex: 1 1 auto; min-width: 0; }
+/* ipycanvas focuses a canvas on mouse down (for key events, which the tables do not use): no
+   focus frame around the sheet after every click. */
+.sk-table canvas:focus { outline: none; }
+</style>"""
+
+
+def guarded(fn: F) -> F:
+    """Run a UI handler; turn any failure into a status-line message (and keep the game)."""
+
+    @functools.wraps(fn)
+    def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
+        try:
+            return fn(self, *args, **kwargs)
+        except IllegalAction as e:
+            self._fail(self.FRIENDLY.get(e.code, str(e)))
+        except SheetkitError as e:
+            self._fail(str(e))
+        except Exception as e:  # a widget callback must never show a traceback
+            self.last_error = traceback.format_exc()
+            self._forget_drawing()
+            self._fail(f"Something went wrong ({type(e).__name__}: {str(e)[:120]}). Your game is kept — "
+                       "you can Save it.")
+        return None
+
+    return run  # type: ignore[return-value]
+
+
+def bot_names(kinds: Sequence[str], labels: Mapping[str, str]) -> list[str]:
+    """'Greedy bot', 'Greedy bot 2'... one name per bot."""
+    names: list[str] = []
+    for kind in kinds:
+        base = labels.get(kind, f"{kind.title()} bot")
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base} {k}", k + 1
+        names.append(name)
+    return names
+
+
+def bot_kind(name: str, labels: Mapping[str, str]) -> str | None:
+    """The bot kind behind a player name written by a table ('Greedy bot 2' → 'greedy')."""
+    for kind, label in labels.items():
+        if name == label or (name.startswith(label + " ") and name[len(label) + 1:].isdigit()):
+            return kind
+    return None
+
+
+class GameTable:
+    """The shared half of a playable table: you (player 0) against bots. Subclasses draw the game."""
+
+    GAME: ClassVar[str]                      # registry name, also the saved file's prefix
+    TITLE: ClassVar[str]                     # "Avenue"
+    CODE_EXAMPLE: ClassVar[str]              # "AV-0000-001A"
+    BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class
+    BOT_LABELS: ClassVar[Mapping[str, str]]  # kind -> player name
+    FRIENDLY: ClassVar[Mapping[str, str]] = {}   # IllegalAction.code -> friendlier words
+    SHARE_WHAT: ClassVar[str] = "this deal"
+    SHARE_GETS: ClassVar[str] = "the same cards in the same order"
+
+    # Views with a ``canvas`` (SheetCanvas) and ``forget()``; set by the subclass's _build.
+    status: W.HTML
+    code: W.HTML
+    code_input: W.Text
+    download: W.HTML
+    upload: W.FileUpload
+
+    def __init__(self, code: str | None, bots: Sequence[str] | str, *, seed: int | None, variant: str,
+                 name: str, record: dict[str, Any] | str | None, notes: Sequence[str],
+                 seats: int | None = None) -> None:
+        self.name = name
+        self.variant = variant
+        self.last_error: str | None = None
+        self._error: str | None = None
+        self._pending: str | None = None     # a game-replacing action waiting for a second press
+        self._listeners: list[Callable[[str], None]] = []
+        self.bots: dict[int, Any] = {}
+        self.bot_kinds: list[str] = []
+        problems = list(notes)
+        # A single name ("greedy") is one bot, not five letters.
+        wanted = [b for b in bots.split(",") if b] if isinstance(bots, str) else list(bots)
+        if seats is not None:
+            fitted = max(1, min(seats, MAX_BOTS + 1))
+            if fitted != seats:
+                problems.append(f"{self.TITLE} takes 1 to {MAX_BOTS + 1} players")
+            wanted = (wanted + ["greedy"] * fitted)[:fitted - 1]
+        kinds = [b for b in wanted if b in self.BOTS][:MAX_BOTS]
+        if len(kinds) < len(wanted):
+            problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
+        self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
+        self._build()
+        self._adopt(self.state, advance=not loaded or self._moves_on(self.state))
+        if problems:
+            self._fail(" ".join(p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in problems))
+
+    # ----- what a subclass provides ---------------------------------------------------------
+    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
+                  variant: str | None = None) -> GameState:
+        """A new game of this table's kind (the game module's ``new_game``)."""
+        raise NotImplementedError
+
+    def _build(self) -> None:
+        """Create the widgets (``self.widget``) and the canvas views."""
+        raise NotImplementedError
+
+    def _views(self) -> list[Any]:
+        """The canvas views, each with ``canvas`` and ``forget()``."""
+        raise NotImplementedError
+
+    def _renew_views(self, old: GameState, state: GameState) -> None:
+        """Replace the views that depend on the game's setup when a new game differs from the old one."""
+
+    def _sync_canvases(self, full: bool) -> None:
+        """Bring the canvases in line with the state (inside one batch)."""
+        raise NotImplementedError
+
+    def _render_text(self, message: str | None = None) -> None:
+        """Bring the text widgets and buttons in line with the state."""
+        raise NotImplementedError
+
+    def _advance(self) -> list[str]:
+        """Let the bots and the table move on until you must act; the events on the way."""
+        raise NotImplementedError
+
+    def _moves_on(self, state: GameState) -> bool:
+        """True when a loaded game should move on by itself at once (not at your next button)."""
+        return False
+
+    def _progress(self) -> str:
+        """Where the game stands, for a saved file's name ('round3', 'turn5')."""
+        raise NotImplementedError
+
+    def _reset_choices(self) -> None:
+        """Forget half-made choices of the UI (a new game starts clean)."""
+
+    # ----- construction ---------------------------------------------------------------------
+    def _first_state(self, code: str | None, kinds: list[str], seed: int | None, variant: str,
+                     record: dict[str, Any] | str | None, problems: list[str]) -> tuple[GameState, bool]:
+        """The game to start with, and whether it came from ``record``; problems become words."""
+        players = [self.name, *bot_names(kinds, self.BOT_LABELS)]
+        if record is not None:
+            try:
+                return self._replay(record), True
+            except SheetkitError as e:
+                problems.append(f"the record could not be loaded ({e}); here is a fresh game instead")
+        if code:
+            try:
+                return self._new_game(players, code=code), False
+            except SheetkitError as e:
+                problems.append(f"{e} — here is a fresh game instead")
+        try:
+            return self._new_game(players, seed=seed, variant=variant), False
+        except SheetkitError as e:
+            problems.append(str(e))
+            return self._new_game(players, seed=seed), False
+
+    @classmethod
+    def from_query(cls, query: str | None = None, default_bots: Sequence[str] | None = None,
+                   **kwargs: Any) -> GameTable:
+        """The dashboard's table: ``?code=…&bots=…`` from Voila's QUERY_STRING (a fresh game without a code)."""
+        opts = dashboard_options(query, known_bots=tuple(cls.BOTS))
+        if default_bots is None:
+            default_bots = cls.DEFAULT_BOTS
+        bots = default_bots if opts.bots is None else opts.bots
+        return cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+
+    DEFAULT_BOTS: ClassVar[Sequence[str]] = ()
+
+    def _repr_mimebundle_(self, **kwargs: Any) -> Any:
+        return self.widget._repr_mimebundle_(**kwargs)
+
+    # ----- what tests and the notebook use ---------------------------------------------------
+    def simulate_client_ready(self) -> None:
+        """Behave as if a browser had just shown the table (each canvas redraws in full)."""
+        for view in self._views():
+            view.canvas.simulate_client_ready()
+
+    def on_change(self, callback: Callable[[str], None]) -> None:
+        """Call ``callback(event)`` after each change: 'move', 'new', 'over', and the game's own events."""
+        self._listeners.append(callback)
+
+    def record(self) -> dict[str, Any]:
+        """The game's record (JSON-able): replays to the identical game."""
+        return self.state.to_record()
+
+    @property
+    def status_text(self) -> str:
+        """The status line as plain text."""
+        return html.unescape(strip_tags(self.status.value))
+
+    # ----- handlers every table has ---------------------------------------------------------
+    @guarded
+    def _on_new(self, _: Any = None) -> None:
+        if self._confirmed("new", "A new game", "New game"):
+            self._adopt(self._new_game(list(self.state.players), variant=self.variant))
+
+    @guarded
+    def _on_again(self, _: Any = None) -> None:
+        st = self.state
+        self._adopt(type(st)(st.params, list(st.players), seed=st.seed, deal=st.deal))
+
+    @guarded
+    def _on_play_code(self, _: Any = None) -> None:
+        code = self.code_input.value.strip()
+        if not code:
+            self._fail(f"Type a game code first (it looks like {self.CODE_EXAMPLE}).")
+            return
+        game = self._new_game(list(self.state.players), code=code)   # a bad code is refused before asking
+        if self._confirmed("code", f"Playing {game.game_code()}", "Play code"):
+            self._adopt(game)
+
+    @guarded
+    def _on_save(self, _: Any = None) -> None:
+        self.download.value = self._download_link()
+
+    @guarded
+    def _on_upload(self, change: dict[str, Any]) -> None:
+        files = change.get("new") or ()
+        if not files:
+            return
+        f = files[0]
+        content = f["content"] if isinstance(f, dict) else f.content
+        data = bytes(content)
+        try:
+            self._load(data)
+        finally:
+            self.upload.unobserve(self._on_upload, names="value")
+            self.upload.value = ()
+            self.upload.observe(self._on_upload, names="value")
+
+    def _confirmed(self, action: str, what: str, button: str) -> bool:
+        """True when replacing the game loses nothing, or this is the second press in a row."""
+        st = self.state
+        in_progress = not st.is_terminal() and any("player" in e for e in st.log)
+        if not in_progress or self._pending == action:
+            self._pending = None
+            return True
+        self._pending = action
+        self._fail(f"{what} ends the game in progress — press {button} again to confirm (or Save it first).")
+        return False
+
+    # ----- games in and out -----------------------------------------------------------------
+    def _replay(self, record: dict[str, Any] | str | bytes) -> GameState:
+        doc = parse_json(record) if isinstance(record, str | bytes) else record
+        if isinstance(doc, dict) and doc.get("game") not in (None, self.GAME):
+            raise RecordError(f"that record is a game of {str(doc.get('game'))[:30]!r}; this table plays "
+                              f"{self.TITLE}")
+        state = replay(doc)
+        if state.game_name != self.GAME:
+            raise RecordError(f"that record is not a {self.TITLE} game")
+        return state
+
+    def _load(self, data: bytes) -> None:
+        try:
+            text = data.decode("utf-8")
+        except UnicodeDecodeError:
+            raise RecordError("that file is not a sheetkit record (not a text file)") from None
+        state = self._replay(text)
+        self._adopt(state, advance=self._moves_on(state))
+        self._error = None
+        self._render(["new"], message="Record loaded.")
+
+    def _adopt(self, state: GameState, advance: bool = True) -> None:
+        """Make ``state`` the table's game: bots for the other seats, views for its setup, moved on to you."""
+        old = self.state
+        self.state = state
+        self.bots = {}
+        self.bot_kinds = []
+        self._reset_choices()
+        unknown = []
+        for p in range(state.num_players):
+            if p == ME:
+                continue
+            kind = bot_kind(state.players[p], self.BOT_LABELS)
+            if kind is None:
+                unknown.append(state.players[p])
+                kind = "greedy"
+            self.bot_kinds.append(kind)
+            self.bots[p] = self.BOTS[kind](seed=derive_seed(state.seed or 0, "table-bot", p))
+        self._renew_views(old, state)
+        self.download.value = ""
+        self._error = None
+        events = ["new"]
+        if advance:
+            events += self._advance()
+        self._render(events, full=True)
+        if unknown:
+            self._fail(f"{', '.join(unknown)} will be played by the greedy bot from here on.")
+
+    # ----- drawing --------------------------------------------------------------------------
+    def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
+        """Bring every view in line with the state: one canvas message, then the text widgets."""
+        self._pending = None
+        with batch():
+            if full:
+                for view in self._views():
+                    view.forget()
+            self._sync_canvases(full)
+        self._render_text(message)
+        for event in events:
+            for cb in list(self._listeners):
+                try:
+                    cb(event)
+                except Exception:  # an analysis panel must not break the table
+                    self.last_error = traceback.format_exc()
+
+    def _forget_drawing(self) -> None:
+        """After a failure mid-draw, redraw the dynamic layers in full next time."""
+        if hasattr(self, "widget"):
+            for view in self._views():
+                view.forget()
+
+    def _fail(self, message: str) -> None:
+        """Show a problem in the status line; the state is unchanged."""
+        self._error = message
+        try:
+            self._render_text()
+        except Exception:  # last resort: the message alone
+            self.status.value = f"<span class='sk-error'>{html.escape(message)}</span>"
+
+    def _status_html(self, line: str, message: str | None) -> str:
+        """The status line: an error (or a message) first, then what to do now."""
+        note = ""
+        if self._error:
+            err = self._error[0].upper() + self._error[1:]
+            err = err if err.endswith((".", "!", "?")) else err + "."
+            note = f"<span class='sk-error'>{html.escape(err)}</span> "
+        elif message:
+            note = f"<b>{html.escape(message)}</b> "
+        return f"<div>{note}{html.escape(line)}</div>"
+
+    def _code_html(self) -> str:
+        code = self.state.game_code()
+        return html.escape(code) if code else "<i>a fixed deal (no code)</i>"
+
+    # ----- sharing --------------------------------------------------------------------------
+    def _download_link(self) -> str:
+        st = self.state
+        text = dumps(st.to_record())
+        data = base64.b64encode(text.encode("utf-8")).decode("ascii")
+        stem = st.game_code() or "deal"
+        when = "final" if st.is_terminal() else self._progress()
+        filename = f"{self.GAME}-{stem}-{when}.json"
+        return (f"<a class='sk-download' download='{html.escape(filename)}' "
+                f"href='data:application/json;base64,{data}'>⬇ {html.escape(filename)}</a>")
+
+    def _share_html(self) -> str:
+        code = self.state.game_code()
+        if not code:
+            return "<span class='sk-small'>This deal has no code; Save the record to share it.</span>"
+        query = share_query(code, self.bot_kinds)
+        link = ""
+        if os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
+            link = f" — or send <a href='?{html.escape(query)}' target='_blank'>this link</a>"
+        return (f"<div>Share {self.SHARE_WHAT}: game code <b class='sk-code-share'>{html.escape(code)}</b>{link}. "
+                f"Whoever plays it gets {self.SHARE_GETS}.</div>"
+                f"<div class='sk-small'>The analysis below the table has filled in for this game.</div>")
+
+    def _game_rows(self, placeholder: str, code_tip: str, new_tip: str) -> W.VBox:
+        """The code box and the New / Save / Load row, the same on every table."""
+        self.code = html_widget("sk-code")
+        self.code_input = W.Text(placeholder=placeholder, layout=W.Layout(width="150px"))
+        self.code_input.add_class("sk-code-input")
+        self.play_code_button = button("Play code", "sk-play-code", "play", code_tip)
+        self.play_code_button.on_click(self._on_play_code)
+        self.new_button = button("New game", "sk-new", "plus", new_tip)
+        self.new_button.on_click(self._on_new)
+        self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record")
+        self.save_button.on_click(self._on_save)
+        self.download = html_widget("sk-download-box")
+        self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
+                                   tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
+        self.upload.add_class("sk-load")
+        self.upload.observe(self._on_upload, names="value")
+        for b in (self.play_code_button, self.new_button, self.save_button):
+            b.layout = W.Layout(width="auto", flex="0 0 auto")
+        return W.VBox([
+            row(label("Game code"), self.code, self.code_input, self.play_code_button),
+            row(self.new_button, self.save_button, self.upload, self.download),
+        ])
+
+
+def html_widget(css_class: str, value: str = "") -> W.HTML:
+    """An HTML widget with a hook class."""
+    w = W.HTML(value)
+    w.add_class(css_class)
+    return w
+
+
+def label(text: str) -> W.HTML:
+    """Small grey words."""
+    return html_widget("sk-small", html.escape(text))
+
+
+def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "") -> W.Button:
+    """A button with a hook class."""
+    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style)
+    b.add_class(css_class)
+    return b
+
+
+def row(*children: W.Widget) -> W.HBox:
+    """Widgets side by side."""
+    box = W.HBox(list(children))
+    box.add_class("sk-row")
+    return box
+
+
+def strip_tags(text: str) -> str:
+    """HTML to its text (the status line is simple markup)."""
+    out, inside = [], False
+    for ch in text:
+        if ch == "<":
+            inside = True
+        elif ch == ">":
+            inside = False
+        elif not inside:
+            out.append(ch)
+    return "".join(out)
