@@ -185,6 +185,10 @@ def cmd_simulate(args: argparse.Namespace) -> int:
         raise SheetkitError("--workers must be at least 1")
     if not 0 < args.level < 1:
         raise SheetkitError("--level must be between 0 and 1, e.g. 0.95")
+    if not 0 <= args.seed < 2**63:
+        raise SheetkitError("--seed must be a whole number from 0 to 2**63 - 1")
+    if args.format and not args.out:
+        raise SheetkitError(f"--format {args.format} says how to write the per-game table: add --out FILE")
     bots = _seat_bots(spec, args)
     base_label, base = _variant(spec, args.variant, "--variant")
     sets = parse_sets(args.set or [])

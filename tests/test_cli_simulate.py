@@ -210,6 +210,9 @@ def test_a_local_dask_cluster_gives_the_same_numbers(capsys):
     (["--level", "95"], "--level"),
     (["--game", "nosuch"], "unknown game"),
     (["--game", "kingdom-maps", "--set", "criteria=A1,Z9"], "'Z9' is not one of"),
+    (["--seed", "-1"], "--seed must be a whole number from 0"),
+    (["--seed", str(10**23)], "--seed must be a whole number from 0"),
+    (["--format", "json"], "add --out FILE"),
 ])
 def test_bad_options_exit_2_with_one_plain_line(capsys, argv, says):
     code, out, err = run(capsys, "-n", "5", *argv)

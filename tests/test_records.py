@@ -271,7 +271,7 @@ def test_a_record_must_be_an_object(value: Any) -> None:
     ("", "not valid JSON"),
     ("{", "not valid JSON"),
     ("{'format': 'sheetkit-record'}", "not valid JSON"),
-    ("9" * 5000, "not valid JSON"),  # a number too long to read
+    ("9" * 5000, "a number with 5,000 digits is far too large"),  # not Python's int-limit jargon
     ("[" * 100_000 + "]" * 100_000, "not valid JSON"),  # nesting too deep
     ('{"seed": NaN}', "NaN is not allowed"),
     ('{"seed": Infinity}', "Infinity is not allowed"),
@@ -285,10 +285,26 @@ def test_broken_or_huge_json_is_refused_in_plain_words(text: str, words: str) ->
 
 
 def test_a_huge_number_in_a_valid_json_text_is_out_of_range() -> None:
-    text = _finished_doc().replace('"seed": 5', '"seed": ' + "9" * 4000, 1)
+    text = _finished_doc().replace('"seed": 5', '"seed": ' + "9" * 25, 1)
     with pytest.raises(RecordError, match=r"^record\.seed: 9+… is out of range") as e:
         replay(parse_json(text))
     assert len(str(e.value)) < 120
+
+
+def test_a_number_of_thousands_of_digits_is_refused_while_reading() -> None:
+    text = _finished_doc().replace('"seed": 5', '"seed": ' + "9" * 4000, 1)
+    with pytest.raises(RecordError, match=r"^a number with 4,000 digits is far too large for a record$"):
+        parse_json(text)
+
+
+@pytest.mark.parametrize("name", ["\x1b[31mEvil", "bell\x07", "nul\x00", "c1\x9b2J"])
+def test_control_characters_in_names_are_refused(name: str) -> None:
+    """A record's texts reach terminals (CLI replay) and pages: escape sequences never get through."""
+    doc = good_doc()
+    doc["players"][0] = name
+    with pytest.raises(RecordError) as e:
+        replay(doc)
+    assert e.value.path == "record.players[0]" and "control character" in e.value.reason
 
 
 def test_a_float_that_overflows_is_not_a_seed() -> None:
@@ -361,6 +377,7 @@ def test_a_cell_off_the_grid_is_refused_naming_the_step_and_the_sheet_size() -> 
     ({"type": "draw", "row": 3}, ".action", "missing field 'col'"),
     ({"type": "draw", "row": 3, "col": 1, "colour": "red"}, ".action", "unknown field 'colour'"),
     ({"type": "build", "row": 3, "col": 1}, ".action.type", "'build' is not one of"),
+    ({"type": "teleport-anywhere", "row": 3}, ".action.type", "'teleport-anywhere' is not one of"),
     ({"type": "peek", "extra": 1}, ".action", "unknown field 'extra'"),
     ([3, 1], ".action", "an action must be an object"),
     ("draw", ".action", "an action must be an object"),

@@ -47,11 +47,19 @@ def parse_json(text: str | bytes) -> Any:
     if len(text) > MAX_BYTES:
         raise RecordError(f"the file is too large ({len(text):,} bytes; a record is at most {MAX_BYTES:,})")
     try:
-        return json.loads(text, parse_constant=_reject_constant)
+        return json.loads(text, parse_constant=_reject_constant, parse_int=_bounded_int)
     except RecordError:
         raise
     except (ValueError, RecursionError) as e:
         raise RecordError(f"not valid JSON ({str(e)[:120]})") from None
+
+
+def _bounded_int(digits: str) -> int:
+    # No number in a record needs more than 30 digits; refusing longer ones early also avoids
+    # Python's own "exceeds the limit" error text, which means nothing to a player.
+    if len(digits.lstrip("-")) > 30:
+        raise RecordError(f"a number with {len(digits.lstrip('-')):,} digits is far too large for a record")
+    return int(digits)
 
 
 def _reject_constant(name: str) -> Any:

@@ -56,12 +56,17 @@ def expect_str(v: Any, path: str, max_len: int = 200, choices: Iterable[str] | N
     """A text of bounded length, optionally one of ``choices``."""
     if not isinstance(v, str):
         raise RecordError(f"expected a text, got {type_name(v)}", path)
-    if len(v) > max_len:
-        raise RecordError(f"text is too long ({len(v)} characters, at most {max_len})", path)
     if choices is not None:
         choices = list(choices)
         if v not in choices:
-            raise RecordError(f"{v!r} is not one of {', '.join(map(repr, choices))}", path)
+            shown = v if len(v) <= 40 else v[:40] + "…"
+            raise RecordError(f"{shown!r} is not one of {', '.join(map(repr, choices))}", path)
+    if len(v) > max_len:
+        raise RecordError(f"text is too long ({len(v)} characters, at most {max_len})", path)
+    # Record texts end up on terminals and pages: control characters (escape sequences) never belong.
+    bad = next((c for c in v if (ord(c) < 32 and c not in "\t\n") or 127 <= ord(c) < 160), None)
+    if bad is not None:
+        raise RecordError(f"text holds a control character ({ord(bad):#04x})", path)
     return v
 
 
