@@ -310,6 +310,15 @@ def test_new_game_keeps_the_bots_and_deals_fresh_cards(rec):
     assert t.status_text.startswith("Draw road")
 
 
+def test_new_game_plays_against_the_bots_chosen_beside_it(rec):
+    t = ready_table(rec, bots=("greedy", "random"))
+    assert t.opponents_pick.value == ("greedy", "random")      # preselected: the table's own bots
+    t.opponents_pick.value = ()
+    t.new_button.click()
+    assert t.state.players == ["You"] and t.opponents.widget.layout.display == "none"
+    assert t.status_text.startswith("Draw road")
+
+
 def saved_record(t: AvenueTable) -> dict[str, Any]:
     t.save_button.click()
     m = re.search(r"<a class='sk-download' download='([^']+)' href='data:application/json;base64,([^']+)'",

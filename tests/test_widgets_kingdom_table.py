@@ -485,6 +485,19 @@ def test_new_game_keeps_the_bots_and_asks_twice_during_a_game(rec):
     assert not any("player" in e for e in t.state.log)
 
 
+def test_a_three_player_game_is_one_choice_and_new_game_away(rec):
+    """Issue: a newcomer starts a 3-player game against bots from the dashboard itself, no link to type."""
+    t = ready_table(rec)                               # solo
+    assert t.opponents_pick.value == ()
+    labels = dict(t.opponents_pick.options)
+    assert "vs 2 bots" in [label for label, _ in t.opponents_pick.options]
+    t.opponents_pick.value = labels["vs 2 bots"]
+    t.new_button.click()
+    assert t.state.players == ["You", "Greedy bot", "Random bot"]
+    assert t.opponents.widget.layout.display != "none" and t.opponents.players == [1, 2]
+    assert t.state.sheets[ME].uses[1:] == [2] * 6       # 2 uses each with 3 players (kingdom_maps.md §Setup)
+
+
 def saved_record(t: KingdomTable) -> dict[str, Any]:
     t.save_button.click()
     m = re.search(r"<a class='sk-download' download='([^']+)' href='data:application/json;base64,([^']+)'",

@@ -51,6 +51,9 @@ class AvenueTable(GameTable):
     DEFAULT_BOTS = ("greedy",)
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same cards in the same order"
+    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),
+                 ("vs 2 bots", ("greedy", "random")),
+                 ("vs 3 bots", ("random", "greedy", "montecarlo")))
 
     def __init__(self, code: str | None = None, bots: Sequence[str] | str = ("greedy",), *,
                  seed: int | None = None, variant: str = "standard", name: str = "You", auto_next: bool = False,
@@ -101,7 +104,7 @@ class AvenueTable(GameTable):
         self.end_box.add_class("sk-end")
 
         self.game_rows = self._game_rows("AV-XXXX-XXXX", "Play the deal of a game code",
-                                         "A fresh random deal, same bots")
+                                         "A fresh random deal, against the bots chosen beside")
         self.log = html_widget("sk-log")
 
         for b in (self.peek_button, self.undo_button, self.next_button, self.again_button):

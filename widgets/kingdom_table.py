@@ -95,6 +95,9 @@ class KingdomTable(GameTable):
     DEFAULT_BOTS = ()
     SHARE_WHAT = "these dice"
     SHARE_GETS = "the same criteria and the same rolls"
+    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),
+                 ("vs 2 bots", ("greedy", "random")),
+                 ("vs 3 bots", ("greedy", "random", "greedy")))
 
     def __init__(self, code: str | None = None, bots: Sequence[str] | str = (), *, seed: int | None = None,
                  players: int | None = None, variant: str = "standard", name: str = "You",
@@ -178,7 +181,8 @@ class KingdomTable(GameTable):
         self.end_box.add_class("sk-end")
 
         self.criteria = html_widget("sk-criteria")
-        self.game_rows = self._game_rows("KM-XXXX-XXXX", "Play the dice of a game code", "Fresh dice, same bots")
+        self.game_rows = self._game_rows("KM-XXXX-XXXX", "Play the dice of a game code",
+                                         "Fresh dice, against the bots chosen beside")
         self.log = html_widget("sk-log")
         self.hooks = html_widget("sk-hooks")
         self.hooks.layout.display = "none"

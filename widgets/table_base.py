@@ -94,6 +94,8 @@ class GameTable:
     BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class
     BOT_LABELS: ClassVar[Mapping[str, str]]  # kind -> player name
     FRIENDLY: ClassVar[Mapping[str, str]] = {}   # IllegalAction.code -> friendlier words
+    # The "New game against…" choices: (label, bot kinds), solo first.
+    OPPONENTS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("solo", ()),)
     SHARE_WHAT: ClassVar[str] = "this deal"
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
 
@@ -231,7 +233,8 @@ class GameTable:
     @guarded
     def _on_new(self, _: Any = None) -> None:
         if self._confirmed("new", "A new game", "New game"):
-            self._adopt(self._new_game(list(self.state.players), variant=self.variant))
+            kinds = list(self.opponents_pick.value)
+            self._adopt(self._new_game([self.name, *bot_names(kinds, self.BOT_LABELS)], variant=self.variant))
 
     @guarded
     def _on_again(self, _: Any = None) -> None:
@@ -317,6 +320,7 @@ class GameTable:
             self.bot_kinds.append(kind)
             self.bots[p] = self.BOTS[kind](seed=derive_seed(state.seed or 0, "table-bot", p))
         self._renew_views(old, state)
+        self._show_opponents_choice()
         self.download.value = ""
         self._error = None
         events = ["new"]
@@ -325,6 +329,16 @@ class GameTable:
         self._render(events, full=True)
         if unknown:
             self._fail(f"{', '.join(unknown)} will be played by the greedy bot from here on.")
+
+    def _show_opponents_choice(self) -> None:
+        """Preselect the table's current bots for the next New game (adding them when no choice matches)."""
+        now = tuple(self.bot_kinds)
+        options = list(self.OPPONENTS)
+        if now not in [kinds for _, kinds in options]:
+            options.append((f"vs {', '.join(now)}", now))
+        if list(self.opponents_pick.options) != options:
+            self.opponents_pick.options = options
+        self.opponents_pick.value = now
 
     # ----- drawing --------------------------------------------------------------------------
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
@@ -404,6 +418,10 @@ class GameTable:
         self.play_code_button.on_click(self._on_play_code)
         self.new_button = button("New game", "sk-new", "plus", new_tip)
         self.new_button.on_click(self._on_new)
+        self.opponents_pick = W.Dropdown(options=list(self.OPPONENTS), value=(),
+                                         tooltip="Who plays the next New game with you",
+                                         layout=W.Layout(width="140px", flex="0 0 auto"))
+        self.opponents_pick.add_class("sk-opponents-pick")
         self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record")
         self.save_button.on_click(self._on_save)
         self.download = html_widget("sk-download-box")
@@ -415,7 +433,7 @@ class GameTable:
             b.layout = W.Layout(width="auto", flex="0 0 auto")
         return W.VBox([
             row(label("Game code"), self.code, self.code_input, self.play_code_button),
-            row(self.new_button, self.save_button, self.upload, self.download),
+            row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download),
         ])
 
 
