@@ -17,7 +17,7 @@ serving the repo root (as Binder does), each page its own kernel:
 
 Every timed click starts with both kernels idle. Pages of the two notebooks are loaded
 alternately, and their clicks interleaved one by one, so drift on a shared machine hits both.
-The figures are a script's output, not timed tests: docs/performance_browser.md records them.
+The figures are a script's output, not timed tests: docs/performance.md records them.
 """
 
 from __future__ import annotations
@@ -153,6 +153,8 @@ def main(argv: list[str] | None = None) -> int:
     ap.add_argument("--loads", type=int, default=6, help="page loads per notebook")
     ap.add_argument("--code", default="AV-0000-001A", help="Avenue game code for the dashboard URL")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    ap.add_argument("--no-multicanvas", dest="multicanvas", action="store_false",
+                    help="skip the extra row: the Avenue table with its sheet as one ipycanvas MultiCanvas")
     ap.add_argument("--no-small", dest="small", action="store_false",
                     help="skip the extra reference row: the minimal notebook at 1× (a quarter of the pixels)")
     args = ap.parse_args(argv)
@@ -162,24 +164,32 @@ def main(argv: list[str] | None = None) -> int:
     avenue = AvenueDriver(code=args.code)
     baseline = MinimalDriver()                 # the same canvas as the Avenue sheet: 500×492 CSS px at 2×
     drivers = [baseline, avenue, *([MinimalDriver(scale=1)] if args.small else [])]
+    if args.multicanvas:
+        multi = AvenueDriver(code=args.code)
+        multi.name = "avenue-multicanvas"          # the same table, sheet layers as one MultiCanvas
+        drivers.append(multi)
     results: dict[str, Any] = {"loads": {}, "clicks": {}, "load_avg_start": load_avg()}
     t_start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sk-bench-") as tmp, sync_playwright() as pw:
         server = VoilaServer(REPO, Path(tmp), cull_idle=20).start()
+        servers = {d.name: server for d in drivers}
+        if args.multicanvas:
+            servers["avenue-multicanvas"] = VoilaServer(REPO, Path(tmp) / "multi", cull_idle=20,
+                                                        env={"SHEETKIT_SHEET_CANVAS": "multi"}).start()
         browser = launch_browser(pw)
         try:
             for d in drivers:                      # warm the server's caches (static files, imports)
-                measure_load(browser, server, d)
+                measure_load(browser, servers[d.name], d)
             loads: dict[str, list[float]] = {d.name: [] for d in drivers}
             for _ in range(args.loads):
                 for d in drivers:
-                    loads[d.name].append(measure_load(browser, server, d))
+                    loads[d.name].append(measure_load(browser, servers[d.name], d))
             for d in drivers:
                 results["loads"][d.name] = {"median_ms": statistics.median(loads[d.name]),
                                             "min_ms": min(loads[d.name]), "max_ms": max(loads[d.name]),
                                             "all_ms": [round(x) for x in loads[d.name]]}
             avenue.timings = []                    # Next card presses: (ended a round, kernel busy ms)
-            pages = [Timed(browser, server, d) for d in drivers]
+            pages = [Timed(browser, servers[d.name], d) for d in drivers]
             try:
                 for k in range(args.clicks + 1):   # the first click of each page pays one-off costs
                     for t in pages:
@@ -191,7 +201,8 @@ def main(argv: list[str] | None = None) -> int:
                     t.close()
         finally:
             browser.close()
-            server.stop()
+            for s in set(servers.values()):
+                s.stop()
     results["load_avg_end"] = load_avg()
     results["seconds"] = round(time.monotonic() - t_start)
     flips = [ms for ended, ms in avenue.timings if not ended]

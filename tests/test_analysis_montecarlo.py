@@ -68,8 +68,10 @@ def test_threads_and_processes_give_the_same_table(reference):
 
 
 def test_a_dask_cluster_gives_the_same_table(reference):
-    distributed = pytest.importorskip("distributed")
-    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=False,
+    """Two worker processes (work and results cross process boundaries, as on a real cluster)."""
+    import distributed
+
+    with distributed.LocalCluster(n_workers=2, threads_per_worker=1, processes=True,
                                   dashboard_address=None) as cluster, distributed.Client(cluster) as client:
         got = play_variants("avenue", ["standard", "norise"], 24, seed=7, bots=["greedy", "random"],
                             executor=client, chunk_size=4, progress=False)

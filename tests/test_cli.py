@@ -76,7 +76,8 @@ def test_replay_prints_each_players_breakdown(record: Path, capsys: pytest.Captu
         b = g.breakdown(p)
         assert f"{name}: {b['total']} points" in out and f"placing {b['placing']}" in out
         for f in b["farms"]:
-            assert f"round {f['round']}: farm {f['farm']} reached {f['grapes']} grapes" in out
+            grapes = f"{f['grapes']} grape" + ("" if f["grapes"] == 1 else "s")
+            assert f"round {f['round']}: farm {f['farm']} reached {grapes}," in out
         assert f"purple {b['castles']['purple']}, green {b['castles']['green']}" in out
         assert f"zero boxes: {b['zeros']} → {b['penalty']}" in out
     assert "stops before the end" not in out

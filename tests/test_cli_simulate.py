@@ -182,7 +182,7 @@ def test_workers_do_not_change_the_table(capsys, tmp_path):
 
 @pytest.mark.slow
 def test_a_local_dask_cluster_gives_the_same_numbers(capsys):
-    pytest.importorskip("distributed")
+    import distributed  # noqa: F401  (the scale extra; a missing install must fail, not skip)
     code, out, _ = run(capsys, "-n", "20", "--dask", "--workers", "2", "--json")
     assert code == 0
     assert json_lines(out)[0]["mean"] == run_games("avenue", "greedy", 20).summary()["mean"]

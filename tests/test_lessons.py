@@ -165,6 +165,20 @@ def test_the_die_left_for_you():
     assert lessons.die_left_for_you("middle") == lessons.die_left_for_you("lowest") == order_statistic(3, 3)
 
 
+def test_the_die_left_for_you_is_reproduced_by_the_engines_rolls():
+    """Issue 5: each number on screen is exact and reproduced by simulation (the lesson's left_for_you panel)."""
+    from sheetkit.widgets import lesson_kingdom
+
+    panel = lesson_kingdom.left_for_you()
+    for taken, d in panel.data["exact"].items():
+        sim = panel.data["simulated"][taken]
+        mean = float(d.mean())
+        sd = math.sqrt(sum(float(p) * (x - mean) ** 2 for x, p in d.items()))
+        assert within(sim.mean(), mean, sd, len(sim)), taken
+        p6 = float(d.get(6, 0))
+        assert within((sim == 6).mean(), p6, math.sqrt(p6 * (1 - p6)), len(sim)), taken
+
+
 def test_the_bots_turns_at_the_real_table():
     turns = lessons.engine_kingdom_turns(2, 1)
     assert turns

@@ -111,7 +111,7 @@ def test_batches_are_sized_by_cost():
 def explorer():
     from sheetkit.widgets.whatif import WhatIf
 
-    w = WhatIf(game="avenue", bot="greedy", workers=1)
+    w = WhatIf(game="avenue", bot="greedy", workers=1, live=False)   # Run by hand; live runs have their own test
     yield w
     if w.run is not None:
         w.run.stop()
@@ -201,6 +201,45 @@ def test_switching_to_kingdom_maps_rebuilds_the_knobs_and_runs(explorer):
                         bots="random", players=2, workers=1, progress=False)
     assert np.array_equal(explorer.results.scores, ref.scores)
     assert summary["diff"] < 0, "fewer uses and no ? hexes: lower scores"
+
+
+def test_live_a_rule_change_reruns_and_a_change_during_a_run_restarts_it():
+    """A designer moves a knob and the dashboard plays the new rules at once; moving another knob
+    mid-run stops that run and plays the newest rules instead (no Run press, no stale table)."""
+    from sheetkit.widgets.whatif import WhatIf
+
+    w = WhatIf(game="avenue", bot="greedy", workers=1)
+    try:
+        assert w.live_box.value and w.run is None          # opening the page starts nothing by itself
+        w.set_deals(10000)
+        w.knob_widgets["penalty"].value = 3
+        first = w.run
+        assert first is not None and first.running, "a rule change starts a run"
+        t0 = time.perf_counter()
+        while (w.results is None or w.results.games < 10) and time.perf_counter() - t0 < 60:
+            time.sleep(0.02)
+        w.knob_widgets["rising"].value = False
+        assert first.wait(30) and first.stopping, "the run of the old knobs stops"
+        t0 = time.perf_counter()
+        while (w.run is first or w.results is None or w.results.games < 10) and time.perf_counter() - t0 < 60:
+            time.sleep(0.02)
+        second = w.run
+        assert second is not first and "rising rule on → off" in w._new_name and "penalty" in w._new_name
+        w.stop()
+        assert w.wait(30)
+        res = w.results
+        ref = play_variants("avenue", {OLD: "standard", NEW: {"penalty": 3, "rising": False}}, res.games, seed=0,
+                            workers=1, progress=False)
+        assert np.array_equal(res.scores, ref.scores), "the table holds the newest rules' deals"
+    finally:
+        if w.run is not None:
+            w.run.stop()
+            w.wait(30)
+
+
+def test_any_number_of_deals_is_played_exactly(explorer):
+    summary = explorer.try_rules(n=37, penalty=4)
+    assert summary["games"] == 37 and explorer.games_box.value == 37
 
 
 def test_two_worker_processes_give_the_same_table(explorer):

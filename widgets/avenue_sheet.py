@@ -8,12 +8,15 @@ paper halo, drawn once per client, so a road passes under a farm or a grape inst
 
 After a move only what changed is drawn, and a click on the sheet touches the ink layer only: the
 browser recomposites all four layers of the 2× canvas for every layer a message touches, which
-was most of a click's cost in the browser (docs/performance_browser.md). Tints added to a cell
+was most of a click's cost in the browser (docs/performance.md). The layers are therefore separate
+stacked canvases; ``SHEETKIT_SHEET_CANVAS=multi`` in the kernel's environment makes the sheet an
+ipycanvas MultiCanvas instead, which is how benchmarks/browser_bench.py measures the difference. Tints added to a cell
 that has a road go underneath it (``destination-over``), so no road is drawn twice.
 """
 
 from __future__ import annotations
 
+import os
 from dataclasses import dataclass
 from typing import Any
 
@@ -96,7 +99,9 @@ class AvenueSheet:
         self.rounds = rounds
         self.title = title
         self.box = SheetLayout(layout.rows, layout.cols, cell)
-        self.canvas = SheetCanvas(self.box.width, self.box.height, LAYERS, scale, css_class="sk-sheet", stacked=True)
+        stacked = os.environ.get("SHEETKIT_SHEET_CANVAS", "stacked") != "multi"
+        self.canvas = SheetCanvas(self.box.width, self.box.height, LAYERS, scale, css_class="sk-sheet",
+                                  stacked=stacked)
         self.widget = self.canvas.widget
         self._cells: list[CellLook] | None = None  # what the ink layer shows in each cell now
         self._score: Any = None

@@ -66,18 +66,27 @@ def left_for_you() -> Panel:
     """The best die a passive player can still pick, by which die the active player took; and what the
     greedy bots really did at the engine's table."""
     dists = {t: lessons.die_left_for_you(t) for t in ("highest", "middle", "lowest")}
+    rolls, _ = _rolls()
+    # The engine's rolls, the same rule applied: without the highest the best left is the middle die.
+    sim = {"highest": sorted_col(rolls, 1), "middle": rolls.max(axis=1), "lowest": rolls.max(axis=1)}
     fig, axes = figure(10.5, 2.4, cols=3, sharey=True)
     for ax, (taken, d) in zip(axes[0], dists.items(), strict=True):
         xs = range(1, 7)
-        ax.bar(xs, [float(d.get(x, 0)) for x in xs], color=EXACT, width=0.8)
+        ax.bar(xs, [float(d.get(x, 0)) for x in xs], color=EXACT, width=0.8, label="exact")
+        ax.plot(xs, [float((sim[taken] == x).mean()) for x in xs], "D", color=SIMULATED, markersize=5,
+                label=f"engine, {len(rolls):,} rolls")
         ax.set_title(f"active took the {taken}: best left ≈ {float(d.mean()):.2f}", fontsize=9)
         ax.set_xlabel("the best die left for you", fontsize=9)
     axes[0][0].set_ylabel("probability", fontsize=9)
-    rows = [(f"the {t}", frac(d.mean()), f"{float(d.mean()):.2f}", frac(d.at_least(4)), pct(d.at_least(4)),
-             frac(d[6]) if 6 in d else "0") for t, d in dists.items()]
-    tab = table(["active player took", "E[best die left]", "≈", "P(≥ 4)", "≈", "P(a 6)"], rows, left=1,
+    axes[0][0].legend(fontsize=8, frameon=False, loc="upper left")
+    rows = [(f"the {t}", frac(d.mean()), f"{float(d.mean()):.2f}", f"{sim[t].mean():.2f}", frac(d.at_least(4)),
+             pct(d.at_least(4)), pct((sim[t] >= 4).mean()), frac(d[6]) if 6 in d else "0", pct((sim[t] == 6).mean()))
+            for t, d in dists.items()]
+    tab = table(["active player took", "E[best die left]", "≈", "engine", "P(≥ 4)", "≈", "engine", "P(a 6)",
+                 "engine"], rows, left=1,
                 caption="Listed over the 216 rolls: remove the die taken, keep the higher of the other two. "
-                        "If the active player takes the highest, the best left is the middle die.")
+                        "If the active player takes the highest, the best left is the middle die. Engine: the "
+                        f"first roll of {len(rolls):,} seeded games, the same rule applied.")
     turns = lessons.engine_kingdom_turns(12, 0)
     n = len(turns)
     took = {r: sum(t["rank"] == r for t in turns) for r in ("highest", "middle", "lowest")}
@@ -87,7 +96,7 @@ def left_for_you() -> Panel:
               f"took the highest die {took['highest']} times, the middle {took['middle']}, the lowest "
               f"{took['lowest']}; the passive bot picked the best die left {best} times of {n} (it wants a "
               f"number that fits its map, not always the biggest). Mean best die left: {mean_left:.2f}.</div>")
-    return Panel(fig, tab, engine, data={"exact": dists, "turns": turns})
+    return Panel(fig, tab, engine, data={"exact": dists, "simulated": sim, "turns": turns})
 
 
 def criteria_rerolls(depths: int = 5) -> Panel:

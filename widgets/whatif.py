@@ -27,7 +27,7 @@ from sheetkit.core.registry import all_games, get_game
 OLD_COLOUR = theme.OKABE_ITO["sky"]
 NEW_COLOUR = theme.OKABE_ITO["vermillion"]
 DIFF_COLOUR = theme.OKABE_ITO["blue"]
-GAME_SIZES = (50, 100, 200, 500, 1000, 2000, 5000, 10000)
+GAME_SIZES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
 DEFAULT_GAMES = {"avenue": 1000, "kingdom-maps": 100}
 PLOT_EVERY = 1.0  # least seconds between redraws of the figure while a run is going
 
@@ -141,7 +141,7 @@ class WhatIf(W.VBox):
     """The explorer. ``WhatIf(game="avenue")``; the notebook shows it; tests drive its widgets."""
 
     def __init__(self, game: str = "avenue", bot: str = "greedy", n: int | None = None, seed: int = 0,
-                 workers: int | None = None, players: int = 1) -> None:
+                 workers: int | None = None, players: int = 1, live: bool = True) -> None:
         super().__init__()
         self.add_class("sk-whatif")
         games = [s for s in all_games() if knobs(s.name)]
@@ -167,6 +167,9 @@ class WhatIf(W.VBox):
         self.run_button.add_class("sk-run")
         self.stop_button = W.Button(description="Stop", icon="stop", disabled=True)
         self.stop_button.add_class("sk-stop")
+        self.live_box = W.Checkbox(value=live, description="run again whenever a rule changes", indent=False,
+                                   layout=W.Layout(width="auto"))
+        self.live_box.add_class("sk-live")
         self.progress = W.IntProgress(value=0, min=0, max=1, description="", layout=W.Layout(width="360px"))
         self.progress.add_class("sk-progress")
         self.progress_text = W.HTML()
@@ -188,6 +191,8 @@ class WhatIf(W.VBox):
         self._plot_cost = 0.0
         self._lock = threading.Lock()
         self._building = False
+        self._scripting = False   # set_knobs moves several knobs: no rerun for each one
+        self._rerun = False       # a run was stopped because a rule changed: start the new one when it ends
 
         self.game_box.observe(lambda _: self._guard(self._on_game), "value")
         self.base_box.observe(lambda _: self._guard(self._on_base), "value")
@@ -205,7 +210,8 @@ class WhatIf(W.VBox):
                         W.HBox([self.games_box, self.seed_box, self.workers_box])])
         setup.add_class("sk-panel")
         self.children = (W.HTML(CSS + "<h3>What if the rules were different?</h3>"), self.credit, setup, rules,
-                         W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text]),
+                         W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text,
+                                 self.live_box]),
                          self.status, self.table, self.plot)
         self._on_game(bot=bot, n=n)
 
@@ -295,7 +301,18 @@ class WhatIf(W.VBox):
         preset = f" (the “{label}” preset)" if label != "custom" and label != self.base_box.value else ""
         self.changes.value = ("new rules: " + html.escape(" · ".join(changed)) + preset if changed else
                               "<i>new rules = old rules — move a knob to change one</i>")
+        if self.live_box.value and not self._scripting and (self.run is not None or changed):
+            self._run_again()
+            return
         self._estimate()
+
+    def _run_again(self) -> None:
+        """A rule changed with live runs on: stop the run in play (if any) and play the new rules."""
+        if self.run is not None and self.run.running:
+            self._rerun = True
+            self.stop()
+            return
+        self.start()
 
     def _bots(self) -> list[str]:
         return [self.bot_box.value] * int(self.players_box.value)
@@ -353,15 +370,27 @@ class WhatIf(W.VBox):
         unknown = set(values) - set(self.knob_widgets)
         if unknown:
             raise KeyError(f"unknown knob {sorted(unknown)[0]!r}; knobs: {', '.join(self.knob_widgets)}")
-        for key, value in values.items():
-            self.knob_widgets[key].value = value
+        self._scripting = True
+        try:
+            for key, value in values.items():
+                self.knob_widgets[key].value = value
+        finally:
+            self._scripting = False
+
+    def set_deals(self, n: int) -> None:
+        """Play exactly ``n`` deals per rule set next (the slider gains that stop if it lacks it)."""
+        if not 2 <= n <= GAME_SIZES[-1]:
+            raise SheetkitError(f"deals must be between 2 and {GAME_SIZES[-1]:,}")
+        if n not in self.games_box.options:
+            self.games_box.options = sorted({*GAME_SIZES, n})
+        self.games_box.value = n
 
     def try_rules(self, n: int | None = None, workers: int | None = None, wait: bool = True,
                   **values: Any) -> dict[str, Any] | None:
         """Set knobs, press Run and (by default) wait for the end; returns the summary table."""
         self.set_knobs(**values)
         if n is not None:
-            self.games_box.value = min(GAME_SIZES, key=lambda s: abs(s - n))
+            self.set_deals(n)
         if workers is not None:
             self.workers_box.value = workers
         self.start()
@@ -425,6 +454,12 @@ class WhatIf(W.VBox):
     def _done(self, res: Results | None, error: BaseException | None) -> None:
         self.run_button.disabled = self.new_params is None
         self.stop_button.disabled = True
+        if self._rerun:               # stopped because a rule changed: play the new rules now
+            self._rerun = False
+            if self.new_params is not None:
+                self.run = None           # this run is over (its thread is only returning)
+                self._guard(self.start)
+                return
         if error is not None:
             self._say(f"The run failed: {error}", error=True)
             return

@@ -47,9 +47,9 @@ def run_games(game: str, bot: str, n: int, seed: int = 0, players: int = 1, para
     scores = np.zeros((n, players), dtype=np.int64)
     bar = None
     if progress:
-        from tqdm import tqdm
+        from tqdm.auto import tqdm  # a widget bar in notebooks, text on a terminal
 
-        bar = tqdm(total=n, unit="game", desc=f"{spec.title} · {bot}", leave=False)
+        bar = tqdm(total=n, unit="game", desc=f"{spec.title} · {bot}", leave=False, delay=1.0)
     t0 = time.perf_counter()
     for k in range(n):
         s = game_seed(seed, k)

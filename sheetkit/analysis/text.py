@@ -26,7 +26,8 @@ def avenue_lines(b: Mapping[str, Any]) -> list[str]:
     out = [_head(b)]
     for f in b.get("farms", []):
         verdict = "written" if f["box"] else ("0 — did not beat" if f["grapes"] else "0 — no grapes")
-        out.append(f"  round {f['round']}: farm {f['farm']} reached {f['grapes']} grapes, needed more than "
+        grapes = f"{f['grapes']} grape{'' if f['grapes'] == 1 else 's'}"
+        out.append(f"  round {f['round']}: farm {f['farm']} reached {grapes}, needed more than "
                    f"{f['target']} → {f['box']} ({verdict})")
     if "castles" in b:
         out.append(f"  castles: purple {b['castles']['purple']}, green {b['castles']['green']}")

@@ -88,7 +88,7 @@ class VoilaServer:
 
     def __init__(self, target: Path, workdir: Path, venv: Path | None = None, cwd: Path = REPO,
                  cull_idle: int = 30, extra_args: list[str] | None = None, start_timeout: float = 90,
-                 app: str = "voila") -> None:
+                 app: str = "voila", env: dict[str, str] | None = None) -> None:
         self.target = Path(target)
         self.workdir = Path(workdir)
         self.venv = venv or Path(sys.prefix)
@@ -96,7 +96,7 @@ class VoilaServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/"
         self.log_path = self.workdir / f"{app}-{self.port}.log"
-        self.env = isolated_env(self.workdir / "env", self.venv)
+        self.env = {**isolated_env(self.workdir / "env", self.venv), **(env or {})}
         # Voila starts one kernel per page load: cull those left idle (pages we closed), on top
         # of Voila's own shutdown-on-unload beacon.
         culling = [f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
@@ -255,9 +255,10 @@ def wait_ready(page: Any, status: str | re.Pattern[str] | None = None, timeout: 
                        f"{page_text(page)[-2000:]}")
 
 
-# JS shared by tests and benchmarks. The sheet is `.sk-sheet`: a <canvas> (ipycanvas Canvas) or a
-# <div> of stacked layer canvases (MultiCanvas). Coordinates in canvas pixels map to CSS pixels by
-# the canvas's bounding rect (this covers devicePixelRatio and any CSS scaling).
+# JS shared by tests and benchmarks. The sheet is `.sk-sheet`: a <canvas> (an ipycanvas
+# MultiCanvas, its layers composited) or a <div> of stacked layer canvases (sheetkit's
+# StackedCanvas). Coordinates in canvas pixels map to CSS pixels by the canvas's bounding rect
+# (this covers devicePixelRatio and any CSS scaling).
 JS_HELPERS = r"""
 window.__sk = window.__sk || {
   layers() {
