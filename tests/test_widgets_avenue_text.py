@@ -45,7 +45,9 @@ def test_the_status_line_says_when_the_next_card_scores_the_farm():
 def test_the_status_line_at_the_end_gives_the_placing_and_what_to_do_next():
     g = play_out(new_game(["You", "Greedy bot"], code=CODE), [RandomBot(1), GreedyBot()])
     text = words.status_line(g)
-    assert text.startswith(f"Game over: you placed {words.ordinal(g.placings()[0])} of 2 with {g.total(0)}.")
+    assert g.total(0) < 0 and "−" in text, "a negative total shows a true minus sign, as on the sheet"
+    place = words.ordinal(g.placings()[0])
+    assert text.startswith(f"Game over: you placed {place} of 2 with {words.signed(g.total(0))}.")
     assert "same deal again" in text and "code" in text
 
 

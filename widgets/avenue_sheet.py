@@ -1,10 +1,12 @@
 """The Avenue sheet as a printed score pad: grid, farms, castles, grapes, score column, road table.
 
 Four layers, bottom to top: ``paper`` (grid and printed boxes, drawn once per client),
-``highlight`` (what changes only when a card flips: the farm rings, the round's score row, the
-road in the road table), ``ink`` (what a move changes: the cell tints -- legal cells, the farm's
-network --, roads, the last-move corners and the score column's numbers), ``print`` (icons on a
-paper halo, drawn once per client, so a road passes under a farm or a grape instead of hiding it).
+``highlight`` (what the face-up card decides: the cells you may draw in, the farm rings, the
+round's score row, the road in the road table), ``ink`` (what a move changes: the farm network's
+tint, roads, the last-move corners and the score column's numbers), ``print`` (icons on a paper
+halo, drawn once per client, so a road passes under a farm or a grape instead of hiding it).
+Legal cells sit on the highlight layer because a move takes them all away at once: one clear of
+that layer instead of some forty cells redrawn on the ink layer.
 
 After a move only what changed is drawn, and a click on the sheet touches the ink layer only: the
 browser recomposites all four layers of the 2× canvas for every layer a message touches, which
@@ -130,12 +132,12 @@ class AvenueSheet:
     # ----- incremental redraw ---------------------------------------------------------------
     def sync(self, state: AvenueState, player: int, interactive: bool = True) -> None:
         """Bring ink, highlights and score column in line with ``state`` (call inside ``batch``)."""
-        self._sync_cells(_cell_looks(state, player, interactive))
+        self._sync_cells(_cell_looks(state, player))
         score = _score_spec(state, player)
         if score != self._score:
             self._draw_score(score)
             self._score = score
-        marks = _marks_spec(state, player)
+        marks = _marks_spec(state, player, interactive)
         if marks != self._marks:
             self._draw_marks(marks)
             self._marks = marks
@@ -187,9 +189,9 @@ class AvenueSheet:
         self._cells = list(looks)
 
     def _tints(self, ink: Any, i: int, tints: frozenset[str], clip: Rect | None = None) -> None:
-        """Fill cell i's tints (network, then legal), only inside ``clip`` if given."""
+        """Fill cell i's tints, only inside ``clip`` if given."""
         x, y, s, _ = self.geometry.cell_rect(*divmod(i, self.geometry.cols))
-        for name in ("network", "legal"):
+        for name in ("network",):
             if name not in tints:
                 continue
             inset, colour = TINTS[name]
@@ -373,11 +375,17 @@ class AvenueSheet:
                 ctx.fill_text(_signed(total) + ("" if final else "?"), mid, cy)
 
     def _draw_marks(self, spec: tuple[Any, ...]) -> None:
-        now_farm, peeked_farm, road, row = spec
+        legal, now_farm, peeked_farm, road, row = spec
         hl = self.canvas["highlight"]
         hl.clear()
         ctx = hl.ctx
         g = self.geometry
+        if legal:
+            inset, colour = TINTS["legal"]
+            ctx.fill_style = colour
+            for i in sorted(legal):
+                x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
+                ctx.fill_rect(x + inset, y + inset, s - 2 * inset, s - 2 * inset)
         if row is not None:
             rows = self.box.score_rows(self.rounds)
             if row < len(rows):
@@ -407,7 +415,7 @@ class CellLook:
     """What the ink layer shows in one cell."""
 
     road: int = 0
-    tints: frozenset[str] = frozenset()      # "legal", "network"
+    tints: frozenset[str] = frozenset()      # "network" (legal cells are on the highlight layer)
     last: bool = False                       # your undo-able move on the face-up card
 
 
@@ -438,13 +446,10 @@ def _score_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
             state.total(p), state.is_terminal())
 
 
-def _cell_looks(state: AvenueState, p: int, interactive: bool) -> list[CellLook]:
+def _cell_looks(state: AvenueState, p: int) -> list[CellLook]:
     """Every cell's look on the ink layer."""
     geo = state.geo
     roads = state.sheets[p].roads
-    legal: set[int] = set()
-    if interactive:
-        legal = {a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw)}
     network: set[int] = set()
     farm = state.farm if not state.is_terminal() else None
     if farm is not None and farm in geo.farm_cell:
@@ -453,18 +458,21 @@ def _cell_looks(state: AvenueState, p: int, interactive: bool) -> list[CellLook]
     last = act.row * geo.cols + act.col if isinstance(act, Draw) and state.can_undo(p) else None
     looks = []
     for i, road in enumerate(roads):
-        tints = frozenset(n for n, on in (("legal", i in legal), ("network", i in network)) if on)
+        tints = frozenset(("network",)) if i in network else frozenset()
         looks.append(EMPTY if not (road or tints or i == last) else CellLook(road, tints, i == last))
     return looks
 
 
-def _marks_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
-    """Everything the highlight layer shows, as a comparable value (it changes when a card flips)."""
+def _marks_spec(state: AvenueState, p: int, interactive: bool = True) -> tuple[Any, ...]:
+    """Everything the highlight layer shows, as a comparable value (it changes when a card flips or you act)."""
     geo = state.geo
+    legal: frozenset[int] = frozenset()
+    if interactive:
+        legal = frozenset(a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw))
     farm = state.farm if not state.is_terminal() else None
     now_farm = divmod(geo.farm_cell[farm], geo.cols) if farm is not None and farm in geo.farm_cell else None
     seen = state.seen_farm[p]
     peeked = divmod(geo.farm_cell[seen], geo.cols) if seen is not None and seen in geo.farm_cell else None
     road = state.card.number if state.card is not None and not state.is_terminal() else None
     row = None if state.is_terminal() or state.round == 0 else len(state.boxes[p])
-    return now_farm, peeked, road, row
+    return legal, now_farm, peeked, road, row

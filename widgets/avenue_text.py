@@ -26,6 +26,11 @@ def road_words(number: int) -> str:
     return f"road {number} ({ROAD_NAMES[number]})"
 
 
+def signed(n: int) -> str:
+    """A score as the sheet prints it: a true minus sign (−25), not a hyphen."""
+    return f"−{-n}" if n < 0 else str(n)
+
+
 def ordinal(n: int) -> str:
     """1 → '1st', 2 → '2nd', 11 → '11th'."""
     suffix = "th" if 10 <= n % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(n % 10, "th")
@@ -41,7 +46,7 @@ def status_line(state: AvenueState, me: int = 0) -> str:
     if state.is_terminal():
         place = state.placings()[me]
         n = state.num_players
-        total = state.total(me)
+        total = signed(state.total(me))
         if n == 1:
             return f"Game over: you scored {total}. Play the same deal again, share its code, or start a new game."
         return (f"Game over: you placed {ordinal(place)} of {n} with {total}. Play the same deal again, "
@@ -223,8 +228,9 @@ def end_summary(state: AvenueState, me: int = 0) -> str:
     total = state.total(me)
     title = title_for(total)
     n = state.num_players
-    head = (f"You scored {total}" if n == 1
-            else f"You placed {ordinal(state.placings()[me])} of {n}, with {total} point{'s' if total != 1 else ''}")
+    head = (f"You scored {signed(total)}" if n == 1
+            else f"You placed {ordinal(state.placings()[me])} of {n}, with {signed(total)} "
+                 f"point{'s' if total != 1 else ''}")
     return (f"<h3>{head}</h3>"
             f"<div>Your title: <b>{html.escape(title)}</b></div>" + _titles_html(title))
 
