@@ -9,7 +9,7 @@ forkserver pool); checks every table is identical; prints the speed-up of each a
 of the same round, the paired and unpaired CIs, and whether the goal (≤ 5 s) was met. Then times every
 exact table the docs and the lessons use (each must take well under a second) and the lessons' seeded
 engine runs. The machine's load is printed before and after: figures taken while other work runs are noisy.
-Figures go in docs/performance_analysis.md.
+Figures go in docs/performance.md.
 """
 
 from __future__ import annotations

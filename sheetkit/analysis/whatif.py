@@ -22,10 +22,10 @@ __all__ = ["NEW", "OLD", "WhatIfRun", "chunk_for", "process_pool", "seconds_per_
 
 OLD, NEW = "old rules", "new rules"
 
-# Rough seconds per game and seat on one core (benchmarks/whatif_bench.py, docs/performance_analysis.md);
+# Rough seconds per game and seat on one core (benchmarks/engine_bench.py, docs/performance.md);
 # used only to size batches so a dashboard updates about 4 times a second and Stop answers quickly.
 _COST: dict[tuple[str, str], float] = {
-    ("avenue", "random"): 0.0008, ("avenue", "greedy"): 0.003, ("avenue", "montecarlo"): 1.7,
+    ("avenue", "random"): 0.0008, ("avenue", "greedy"): 0.0016, ("avenue", "montecarlo"): 0.7,
     ("kingdom-maps", "random"): 0.0015, ("kingdom-maps", "greedy"): 0.06,
 }
 
