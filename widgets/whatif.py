@@ -209,7 +209,7 @@ class WhatIf(W.VBox):
         setup = W.VBox([W.HBox([self.game_box, self.bot_box, self.players_box]),
                         W.HBox([self.games_box, self.seed_box, self.workers_box])])
         setup.add_class("sk-panel")
-        self.children = (W.HTML(CSS + "<h3>What if the rules were different?</h3>"), self.credit, setup, rules,
+        self.children = (W.HTML(CSS), self.credit, setup, rules,
                          W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text,
                                  self.live_box]),
                          self.status, self.table, self.plot)
