@@ -1,19 +1,18 @@
 """The Avenue sheet as a printed score pad: grid, farms, castles, grapes, score column, road table.
 
 Four layers, bottom to top: ``paper`` (grid and printed boxes, drawn once per client),
-``highlight`` (what the face-up card decides: the cells you may draw in, the farm rings, the
-round's score row, the road in the road table), ``ink`` (what a move changes: the farm network's
-tint, roads, the last-move corners and the score column's numbers), ``print`` (icons on a paper
-halo, drawn once per client, so a road passes under a farm or a grape instead of hiding it).
-Legal cells sit on the highlight layer because a move takes them all away at once: one clear of
-that layer instead of some forty cells redrawn on the ink layer.
+``highlight`` (what changes only when a card flips: the farm rings, the round's score row, the
+road in the road table), ``ink`` (what a move changes: the cell tints -- legal cells, the farm's
+network --, roads, the last-move corners and the score column's numbers), ``print`` (icons on a
+paper halo, drawn once per client, so a road passes under a farm or a grape instead of hiding it).
 
-After a move only what changed is drawn, and a click on the sheet touches the ink layer only: the
-browser recomposites all four layers of the 2× canvas for every layer a message touches, which
-was most of a click's cost in the browser (docs/performance.md). The layers are therefore separate
-stacked canvases; ``SHEETKIT_SHEET_CANVAS=multi`` in the kernel's environment makes the sheet an
-ipycanvas MultiCanvas instead, which is how benchmarks/browser_bench.py measures the difference. Tints added to a cell
-that has a road go underneath it (``destination-over``), so no road is drawn twice.
+After a move only what changed is drawn, and a click on the sheet touches the ink layer only:
+the browser copies every canvas a message touches, full size, to the screen (a MultiCanvas even
+re-composites all four layers), which is most of a click's cost there (docs/performance.md). The
+layers are therefore separate stacked canvases; ``SHEETKIT_SHEET_CANVAS=multi`` in the kernel's
+environment makes the sheet one ipycanvas MultiCanvas instead, which is how
+benchmarks/browser_bench.py measures the difference. Tints added to a cell that has a road go
+underneath it (``destination-over``), so no road is drawn twice.
 """
 
 from __future__ import annotations
@@ -132,12 +131,12 @@ class AvenueSheet:
     # ----- incremental redraw ---------------------------------------------------------------
     def sync(self, state: AvenueState, player: int, interactive: bool = True) -> None:
         """Bring ink, highlights and score column in line with ``state`` (call inside ``batch``)."""
-        self._sync_cells(_cell_looks(state, player))
+        self._sync_cells(_cell_looks(state, player, interactive))
         score = _score_spec(state, player)
         if score != self._score:
             self._draw_score(score)
             self._score = score
-        marks = _marks_spec(state, player, interactive)
+        marks = _marks_spec(state, player)
         if marks != self._marks:
             self._draw_marks(marks)
             self._marks = marks
@@ -189,9 +188,9 @@ class AvenueSheet:
         self._cells = list(looks)
 
     def _tints(self, ink: Any, i: int, tints: frozenset[str], clip: Rect | None = None) -> None:
-        """Fill cell i's tints, only inside ``clip`` if given."""
+        """Fill cell i's tints (network, then legal), only inside ``clip`` if given."""
         x, y, s, _ = self.geometry.cell_rect(*divmod(i, self.geometry.cols))
-        for name in ("network",):
+        for name in ("network", "legal"):
             if name not in tints:
                 continue
             inset, colour = TINTS[name]
@@ -375,17 +374,11 @@ class AvenueSheet:
                 ctx.fill_text(_signed(total) + ("" if final else "?"), mid, cy)
 
     def _draw_marks(self, spec: tuple[Any, ...]) -> None:
-        legal, now_farm, peeked_farm, road, row = spec
+        now_farm, peeked_farm, road, row = spec
         hl = self.canvas["highlight"]
         hl.clear()
         ctx = hl.ctx
         g = self.geometry
-        if legal:
-            inset, colour = TINTS["legal"]
-            ctx.fill_style = colour
-            for i in sorted(legal):
-                x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
-                ctx.fill_rect(x + inset, y + inset, s - 2 * inset, s - 2 * inset)
         if row is not None:
             rows = self.box.score_rows(self.rounds)
             if row < len(rows):
@@ -415,7 +408,7 @@ class CellLook:
     """What the ink layer shows in one cell."""
 
     road: int = 0
-    tints: frozenset[str] = frozenset()      # "network" (legal cells are on the highlight layer)
+    tints: frozenset[str] = frozenset()      # "legal", "network"
     last: bool = False                       # your undo-able move on the face-up card
 
 
@@ -446,10 +439,13 @@ def _score_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
             state.total(p), state.is_terminal())
 
 
-def _cell_looks(state: AvenueState, p: int) -> list[CellLook]:
+def _cell_looks(state: AvenueState, p: int, interactive: bool) -> list[CellLook]:
     """Every cell's look on the ink layer."""
     geo = state.geo
     roads = state.sheets[p].roads
+    legal: set[int] = set()
+    if interactive:
+        legal = {a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw)}
     network: set[int] = set()
     farm = state.farm if not state.is_terminal() else None
     if farm is not None and farm in geo.farm_cell:
@@ -458,21 +454,18 @@ def _cell_looks(state: AvenueState, p: int) -> list[CellLook]:
     last = act.row * geo.cols + act.col if isinstance(act, Draw) and state.can_undo(p) else None
     looks = []
     for i, road in enumerate(roads):
-        tints = frozenset(("network",)) if i in network else frozenset()
+        tints = frozenset(n for n, on in (("legal", i in legal), ("network", i in network)) if on)
         looks.append(EMPTY if not (road or tints or i == last) else CellLook(road, tints, i == last))
     return looks
 
 
-def _marks_spec(state: AvenueState, p: int, interactive: bool = True) -> tuple[Any, ...]:
-    """Everything the highlight layer shows, as a comparable value (it changes when a card flips or you act)."""
+def _marks_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
+    """Everything the highlight layer shows, as a comparable value (it changes when a card flips)."""
     geo = state.geo
-    legal: frozenset[int] = frozenset()
-    if interactive:
-        legal = frozenset(a.row * geo.cols + a.col for a in state.legal_actions(p) if isinstance(a, Draw))
     farm = state.farm if not state.is_terminal() else None
     now_farm = divmod(geo.farm_cell[farm], geo.cols) if farm is not None and farm in geo.farm_cell else None
     seen = state.seen_farm[p]
     peeked = divmod(geo.farm_cell[seen], geo.cols) if seen is not None and seen in geo.farm_cell else None
     road = state.card.number if state.card is not None and not state.is_terminal() else None
     row = None if state.is_terminal() or state.round == 0 else len(state.boxes[p])
-    return legal, now_farm, peeked, road, row
+    return now_farm, peeked, road, row
