@@ -10,7 +10,18 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from sheetkit.widgets.lesson_common import EXACT, SIMULATED, Markup, Panel, figure, frac, live_figure, pct, table
+from sheetkit.widgets.lesson_common import (
+    EXACT,
+    SIMULATED,
+    Markup,
+    Panel,
+    axes_on,
+    figure,
+    frac,
+    live_figure,
+    pct,
+    table,
+)
 
 from sheetkit.analysis import lessons
 from sheetkit.analysis.exact import avenue_round_length, draws_until_kth, joint_round_lengths
@@ -120,8 +131,8 @@ def round_two_explorer() -> Any:
     slider = W.IntSlider(value=7, min=4, max=24, description="round 1 took", continuous_update=False,
                          style={"description_width": "100px"})
 
-    def draw(L: int) -> Any:
-        fig, ax = figure(6.5, 2.6)
+    def draw(L: int, fig: Any) -> None:
+        ax = axes_on(fig)
         d = given[L]
         ks = sorted(set(d) | set(plain))
         ax.bar(ks, [float(d.get(k, 0)) for k in ks], color=EXACT, width=0.8, label=f"after a {L}-card round 1")
@@ -130,7 +141,6 @@ def round_two_explorer() -> Any:
         ax.set_xlim(3, 30)
         ax.set_xlabel("cards in round 2", fontsize=9)
         ax.legend(fontsize=8, frameon=False)
-        return fig
 
     def note(L: int) -> str:
         d = given[L]
@@ -138,7 +148,7 @@ def round_two_explorer() -> Any:
                 f"{float(d.mean()):.2f} cards on average (not knowing round 1: 172/23 ≈ 7.48); "
                 f"P(over within 6 cards) = {pct(d.cdf(6))}.")
 
-    return live_figure(slider, draw, note)
+    return live_figure(slider, draw, note, size=(6.5, 2.6))
 
 
 def farm_next() -> Panel:

@@ -61,11 +61,17 @@ def figure(w: float, h: float, cols: int = 1, rows: int = 1, **kw: Any) -> tuple
     from matplotlib.figure import Figure
 
     fig = Figure(figsize=(w, h))
+    return fig, axes_on(fig, cols, rows, **kw)
+
+
+def axes_on(fig: Any, cols: int = 1, rows: int = 1, **kw: Any) -> Any:
+    """Clear ``fig`` and give it the lessons' plain axes (one, or a grid when cols × rows > 1)."""
+    fig.clear()
     axes = fig.subplots(rows, cols, squeeze=False, **kw)
     for ax in axes.ravel():
         ax.spines[["top", "right"]].set_visible(False)
         ax.tick_params(labelsize=8)
-    return fig, axes if rows * cols > 1 else axes[0][0]
+    return axes if rows * cols > 1 else axes[0][0]
 
 
 def png(fig: Any) -> bytes:
@@ -100,21 +106,33 @@ class Panel:
         return f"Panel({len(self.parts)} parts)"
 
 
-def live_figure(control: Any, draw: Callable[[Any], Any], note: Callable[[Any], str] | None = None) -> Any:
-    """A control (slider, dropdown) above a picture that redraws when it moves: ``draw(value) -> Figure``."""
-    import ipywidgets as W
+def live_figure(control: Any, draw: Callable[[Any, Any], None], note: Callable[[Any], str] | None = None,
+                size: tuple[float, float] = (6.5, 2.6)) -> Any:
+    """A control (slider, dropdown) above a live matplotlib figure (ipympl) that redraws when it moves.
 
-    image = W.Image(format="png")
+    ``draw(value, fig)`` draws into the one figure the page shows (``axes_on(fig)`` clears it first);
+    the figure is an ipympl canvas: crisp on HiDPI screens, with zoom and pan, redrawn in place.
+    """
+    import ipywidgets as W
+    from ipympl.backend_nbagg import new_figure_manager_given_figure
+    from matplotlib.figure import Figure
+
+    fig = Figure(figsize=size)
+    canvas = new_figure_manager_given_figure(id(fig), fig).canvas
+    canvas.header_visible = False
+    canvas.footer_visible = False
+    canvas.resizable = False
+    canvas.toolbar_position = "right"
     words = W.HTML()
 
     def update(_: Any = None) -> None:
-        fig = draw(control.value)
-        image.value = png(fig)
-        image.layout.width = f"{int(fig.get_figwidth() * 96)}px"
+        draw(control.value, fig)
+        fig.tight_layout()
+        canvas.draw_idle()
         words.value = note(control.value) if note is not None else ""
 
     control.observe(update, "value")
     update()
-    box = W.VBox([control, words, image])
+    box = W.VBox([control, words, canvas])
     box.add_class("sk-lesson-live")
     return box

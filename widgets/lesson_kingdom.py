@@ -9,7 +9,18 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from sheetkit.widgets.lesson_common import EXACT, SIMULATED, Markup, Panel, figure, frac, live_figure, pct, table
+from sheetkit.widgets.lesson_common import (
+    EXACT,
+    SIMULATED,
+    Markup,
+    Panel,
+    axes_on,
+    figure,
+    frac,
+    live_figure,
+    pct,
+    table,
+)
 
 from sheetkit.analysis import lessons
 from sheetkit.analysis.exact import absorb, distinct_dice, distinct_dice_step, order_statistic, sorted_dice
@@ -157,8 +168,8 @@ def dice_explorer() -> Any:
     slider = W.IntSlider(value=3, min=1, max=8, description="dice rolled", continuous_update=False,
                          style={"description_width": "90px"})
 
-    def draw(n: int) -> Any:
-        fig, ax = figure(6.5, 2.5)
+    def draw(n: int, fig: Any) -> None:
+        ax = axes_on(fig)
         xs = list(range(1, 7))
         picks = [(1, "lowest", "o-"), (n, "highest", "D-")] + ([((n + 1) // 2, "middle", "s--")] if n > 2 else [])
         for k, name, style in picks:
@@ -167,13 +178,12 @@ def dice_explorer() -> Any:
         ax.set_xlabel("pips", fontsize=9)
         ax.set_ylabel("probability", fontsize=9)
         ax.legend(fontsize=8, frameon=False)
-        return fig
 
     def note(n: int) -> str:
         return (f"With {n} dice, the chance that the highest is a 6 is 1 − (5/6)^{n} = "
                 f"{frac(1 - Fraction(5, 6) ** n)} ≈ {pct(1 - Fraction(5, 6) ** n)}.")
 
-    return live_figure(slider, draw, note)
+    return live_figure(slider, draw, note, size=(6.5, 2.5))
 
 
 def absorb_check() -> bool:

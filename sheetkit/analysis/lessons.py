@@ -23,7 +23,7 @@ import numpy as np
 
 from sheetkit.analysis.exact import Dist, avenue_round_length, dice, sorted_dice
 from sheetkit.analysis.montecarlo import Results, play_games
-from sheetkit.analysis.simulate import game_seed
+from sheetkit.analysis.simulate import game_seed, progress_bar
 
 __all__ = [
     "AvenueDeals", "NeverPeekBot", "PeekFirstBot", "bump_rule", "criteria_pairs", "die_left_for_you",
@@ -35,9 +35,7 @@ __all__ = [
 
 def _steps(n: int, what: str) -> Any:
     """range(n) with a progress bar that appears only if the loop takes over a second."""
-    from tqdm.auto import tqdm
-
-    return tqdm(range(n), total=n, desc=what, unit="game", delay=1.0, leave=False)
+    return progress_bar(iterable=range(n), total=n, desc=what, unit="game")
 
 
 # =============================================================================================

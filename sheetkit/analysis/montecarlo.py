@@ -24,7 +24,7 @@ from typing import Any
 
 import numpy as np
 
-from sheetkit.analysis.simulate import game_seed
+from sheetkit.analysis.simulate import game_seed, progress_bar
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
 from sheetkit.core.protocol import Bot, GameState
@@ -576,10 +576,7 @@ def play_variants(game: str, variants: Mapping[str, Any] | Sequence[Any], n: int
     stopped = False
     bar = None
     if progress and n:
-        from tqdm.auto import tqdm
-
-        bar = tqdm(total=n, unit="deal", desc=f"{spec.title} × {len(resolved)} variant(s)", delay=1.0,
-                   leave=False)
+        bar = progress_bar(total=n, unit="deal", desc=f"{spec.title} × {len(resolved)} variant(s)")
 
     def collect(chunk: _Chunk) -> None:
         nonlocal end

@@ -14,6 +14,20 @@ from sheetkit.core.play import play_out
 from sheetkit.core.registry import get_game
 
 
+def progress_bar(**kwargs: Any) -> Any:
+    """A tqdm bar that shows after a second: a widget in notebooks (kept when done), text on terminals.
+
+    A finished notebook bar is kept on purpose: a closed bar widget would show "Error displaying
+    widget: model not found" in a Voila page, which runs the notebook before the browser connects.
+    A terminal bar is erased when done, so the summary lines that follow stand alone.
+    """
+    from tqdm.auto import tqdm
+    from tqdm.std import tqdm as text_tqdm
+
+    kwargs.setdefault("delay", 1.0)
+    return tqdm(leave=tqdm is not text_tqdm, **kwargs)
+
+
 @dataclass
 class SimResult:
     """Scores of a batch of games: ``scores[g][p]`` is player p's final score in game g."""
@@ -47,9 +61,7 @@ def run_games(game: str, bot: str, n: int, seed: int = 0, players: int = 1, para
     scores = np.zeros((n, players), dtype=np.int64)
     bar = None
     if progress:
-        from tqdm.auto import tqdm  # a widget bar in notebooks, text on a terminal
-
-        bar = tqdm(total=n, unit="game", desc=f"{spec.title} · {bot}", leave=False, delay=1.0)
+        bar = progress_bar(total=n, unit="game", desc=f"{spec.title} · {bot}")
     t0 = time.perf_counter()
     for k in range(n):
         s = game_seed(seed, k)

@@ -31,7 +31,7 @@ RUNTIME = REPO / "binder" / "runtime.txt"
 # The packages whose Python and browser halves must agree (else "model not found"), and the
 # servers: all must be pinned exactly.
 MUST_PIN = {"ipywidgets", "jupyterlab-widgets", "widgetsnbextension", "ipycanvas", "voila", "jupyterlab",
-            "numpy", "matplotlib", "tqdm"}
+            "numpy", "matplotlib", "tqdm", "ipympl"}
 
 
 def _norm(name: str) -> str:
