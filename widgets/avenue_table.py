@@ -150,11 +150,6 @@ class AvenueTable(GameTable):
         return f"round{self.state.round}"
 
     # ----- what tests and the notebook use ---------------------------------------------------
-    @property
-    def scale(self) -> float:
-        """Canvas pixels per CSS pixel of the sheet."""
-        return self.sheet.canvas.scale
-
     def cell_click_point(self, row: int, col: int) -> tuple[float, float]:
         """Where to click cell (row, col), in the sheet canvas's own pixels (its centre)."""
         return self.sheet.click_geometry.cell_center(row, col)

@@ -257,11 +257,6 @@ class KingdomTable(GameTable):
         self.bank_box.children = (label("Your ? hex banks:"), *self.bank_buttons.values())
 
     # ----- what tests and the notebook use ---------------------------------------------------
-    @property
-    def scale(self) -> float:
-        """Canvas pixels per CSS pixel of the map."""
-        return self.sheet.canvas.scale
-
     def hex_click_point(self, q: int, r: int) -> tuple[float, float]:
         """Where to click hex (q, r), in the map canvas's own pixels (its centre)."""
         return self.sheet.click_geometry.cell_center(q, r)

@@ -99,7 +99,8 @@ class GameTable:
     SHARE_WHAT: ClassVar[str] = "this deal"
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
 
-    # Views with a ``canvas`` (SheetCanvas) and ``forget()``; set by the subclass's _build.
+    # Set by the subclass's _build: the player's sheet view (with a SheetCanvas ``canvas``) and the widgets.
+    sheet: Any
     status: W.HTML
     code: W.HTML
     code_input: W.Text
@@ -211,6 +212,11 @@ class GameTable:
         return self.widget._repr_mimebundle_(**kwargs)
 
     # ----- what tests and the notebook use ---------------------------------------------------
+    @property
+    def scale(self) -> float:
+        """Canvas pixels per CSS pixel of the player's sheet (HiDPI)."""
+        return float(self.sheet.canvas.scale)
+
     def simulate_client_ready(self) -> None:
         """Behave as if a browser had just shown the table (each canvas redraws in full)."""
         for view in self._views():
