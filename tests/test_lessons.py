@@ -204,6 +204,21 @@ def test_a_rule_that_is_not_fair():
     assert all(bump[q] == (Fraction(1, 12) if q in neighbours else Fraction(1, 18)) for q in bump)
 
 
+def test_the_lessons_simulations_reproduce_their_exact_answers():
+    """Issue 5: every number on screen is exact and reproduced by simulation — the bump rule and the
+    dice explorer's order statistics, on seeded rolls through the engine's Dice."""
+    rolled = lessons.bump_rule_rolled(6000, 0)
+    for pair, p in lessons.bump_rule().items():
+        assert within(rolled[pair], float(p), math.sqrt(float(p) * (1 - float(p))), 6000), pair
+    for n in (1, 3, 8):
+        rolls = np.sort(lessons.dice_rolled(n, 6000, 0), axis=1)
+        assert rolls.shape == (6000, n) and rolls.min() >= 1 and rolls.max() <= 6
+        for k in (1, n):
+            d = order_statistic(n, k)
+            sd = math.sqrt(float(d.variance()))
+            assert within(rolls[:, k - 1].mean(), float(d.mean()), sd, 6000), (n, k)
+
+
 # ----------------------------------------------------------------------- exact tables: fast
 EXACT_TABLES = {
     "round 1": lambda: draws_until_kth(4, 22, 42),

@@ -131,11 +131,17 @@ def round_two_explorer() -> Any:
     slider = W.IntSlider(value=7, min=4, max=24, description="round 1 took", continuous_update=False,
                          style={"description_width": "100px"})
 
+    lengths = _deals().lengths
+
     def draw(L: int, fig: Any) -> None:
         ax = axes_on(fig)
         d = given[L]
         ks = sorted(set(d) | set(plain))
         ax.bar(ks, [float(d.get(k, 0)) for k in ks], color=EXACT, width=0.8, label=f"after a {L}-card round 1")
+        same = lengths[lengths[:, 0] == L, 1]
+        if len(same) >= 20:   # too few deals with so long a round 1 say nothing
+            ax.plot(ks, [float((same == k).mean()) for k in ks], "D", color=SIMULATED, markersize=4,
+                    label=f"engine: the {len(same):,} deals whose round 1 took {L}")
         ax.plot(ks, [float(plain.get(k, 0)) for k in ks], "_", color="black", markersize=11, mew=2,
                 label="not knowing round 1")
         ax.set_xlim(3, 30)
@@ -144,9 +150,12 @@ def round_two_explorer() -> Any:
 
     def note(L: int) -> str:
         d = given[L]
+        same = lengths[lengths[:, 0] == L, 1]
+        seen = (f" Engine deals with a {L}-card round 1: {len(same):,}, their round 2 averaged {same.mean():.2f}."
+                if len(same) >= 20 else f" (Only {len(same)} of {DEALS:,} engine deals had so long a round 1.)")
         return (f"Round 1 used {L - 4} of the 20 grey cards. Round 2 now lasts {frac(d.mean())} ≈ "
                 f"{float(d.mean()):.2f} cards on average (not knowing round 1: 172/23 ≈ 7.48); "
-                f"P(over within 6 cards) = {pct(d.cdf(6))}.")
+                f"P(over within 6 cards) = {pct(d.cdf(6))}." + seen)
 
     return live_figure(slider, draw, note, size=(6.5, 2.6))
 

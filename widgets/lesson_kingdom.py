@@ -9,6 +9,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
+import numpy as np
 from sheetkit.widgets.lesson_common import (
     EXACT,
     SIMULATED,
@@ -153,12 +154,14 @@ def criteria_engine() -> Panel:
 def unfair_rule() -> Panel:
     """A rule that looks as harmless but is not fair: on a repeat, turn the second die up by one."""
     bump = lessons.bump_rule()
-    rows = [(f"{a} and {b}", frac(bump[(a, b)]), pct(bump[(a, b)]),
+    sim = lessons.bump_rule_rolled(ROLLS, 0)
+    rows = [(f"{a} and {b}", frac(bump[(a, b)]), pct(bump[(a, b)]), pct(sim[(a, b)]),
              "neighbours: favoured" if bump[(a, b)] > Fraction(1, 15) else "") for a, b in sorted(bump)]
-    return Panel(table(["pair", "chance", "≈", ""], rows, left=1,
+    return Panel(table(["pair", "chance", "≈", f"{ROLLS:,} seeded rolls", ""], rows, left=1,
                        caption="Listed over the 36 rolls of two dice: the 6 repeats all land on neighbouring pairs "
-                               "(1-2, 2-3, …, 6-1), which get 1/12 instead of 1/15."),
-                 data={"bump": bump})
+                               "(1-2, 2-3, …, 6-1), which get 1/12 instead of 1/15. Rolled: the same rule on "
+                               "seeded dice."),
+                 data={"bump": bump, "simulated": sim})
 
 
 def dice_explorer() -> Any:
@@ -172,16 +175,22 @@ def dice_explorer() -> Any:
         ax = axes_on(fig)
         xs = list(range(1, 7))
         picks = [(1, "lowest", "o-"), (n, "highest", "D-")] + ([((n + 1) // 2, "middle", "s--")] if n > 2 else [])
+        rolled = np.sort(lessons.dice_rolled(n, ROLLS, 0), axis=1)
         for k, name, style in picks:
             d = order_statistic(n, k)
-            ax.plot(xs, [float(d[x]) for x in xs], style, label=f"{name}: mean {float(d.mean()):.2f}")
+            line = ax.plot(xs, [float(d[x]) for x in xs], style, label=f"{name}: mean {float(d.mean()):.2f}")
+            # The same order statistic of seeded rolls: hollow markers on the exact curve.
+            ax.plot(xs, [float((rolled[:, k - 1] == x).mean()) for x in xs], style[0], mfc="none",
+                    color=line[0].get_color(), markersize=9)
         ax.set_xlabel("pips", fontsize=9)
         ax.set_ylabel("probability", fontsize=9)
         ax.legend(fontsize=8, frameon=False)
 
     def note(n: int) -> str:
+        rolled = lessons.dice_rolled(n, ROLLS, 0)
         return (f"With {n} dice, the chance that the highest is a 6 is 1 − (5/6)^{n} = "
-                f"{frac(1 - Fraction(5, 6) ** n)} ≈ {pct(1 - Fraction(5, 6) ** n)}.")
+                f"{frac(1 - Fraction(5, 6) ** n)} ≈ {pct(1 - Fraction(5, 6) ** n)}; in {ROLLS:,} seeded rolls "
+                f"{pct((rolled.max(axis=1) == 6).mean())} (hollow markers: the rolls, filled: exact).")
 
     return live_figure(slider, draw, note, size=(6.5, 2.5))
 

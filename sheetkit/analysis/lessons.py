@@ -26,7 +26,8 @@ from sheetkit.analysis.montecarlo import Results, play_games
 from sheetkit.analysis.simulate import game_seed, progress_bar
 
 __all__ = [
-    "AvenueDeals", "NeverPeekBot", "PeekFirstBot", "bump_rule", "criteria_pairs", "die_left_for_you",
+    "AvenueDeals", "NeverPeekBot", "PeekFirstBot", "bump_rule", "bump_rule_rolled", "criteria_pairs",
+    "dice_rolled", "die_left_for_you",
     "engine_avenue_deals", "engine_kingdom_rolls", "engine_kingdom_turns", "enumerate_round_length",
     "farm_chances", "negative_hypergeometric", "peek_experiment", "reroll_depths", "road_in_round_one",
     "round_two_given_one",
@@ -281,6 +282,26 @@ def reroll_depths(depths: int = 5, reroll: str = "repeats") -> list[dict[str, An
                      "all_equal": len(set(done.values())) == 1, "pending": pending,
                      "formula": (1 - Fraction(1, 6) ** (d + 1)) / 15})
     return rows
+
+
+@lru_cache(maxsize=16)
+def dice_rolled(n: int, rolls: int = 6000, seed: int = 0) -> np.ndarray:
+    """``rolls`` seeded rolls of ``n`` dice through the engine's ``Dice`` (an (rolls, n) array)."""
+    from sheetkit.core.chance import Dice, make_rng
+
+    dice_ = Dice(make_rng(game_seed(seed, n)))
+    return np.array([dice_.roll(n) for _ in range(rolls)], dtype=np.int64).reshape(rolls, n)
+
+
+@lru_cache(maxsize=4)
+def bump_rule_rolled(rolls: int = 6000, seed: int = 0) -> dict[tuple[int, int], float]:
+    """The bump rule on seeded dice: each pair's share of ``rolls`` (beside ``bump_rule``'s exact chances)."""
+    counts: Counter[tuple[int, int]] = Counter()
+    for a, b in dice_rolled(2, rolls, seed).tolist():
+        if a == b:
+            b = a % 6 + 1
+        counts[(min(a, b), max(a, b))] += 1
+    return {pair: c / rolls for pair, c in counts.items()}
 
 
 def bump_rule() -> Dist[tuple[int, int]]:
