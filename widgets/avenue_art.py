@@ -10,6 +10,7 @@ import math
 
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
+from sheetkit.widgets.shapes import rounded_box
 
 from sheetkit.core.grid import BOTTOM, LEFT, RIGHT, TOP
 from sheetkit.games.avenue.cards import ROAD_EDGES, RoadCard
@@ -194,20 +195,4 @@ def farm_card(ctx: Canvas, x: float, y: float, w: float, h: float, letter: str |
 
 def _card_shape(ctx: Canvas, x: float, y: float, w: float, h: float, fill: str,
                 edge: str = theme.CARD_EDGE, dashed: bool = False) -> None:
-    r = 8.0
-    ctx.begin_path()
-    ctx.move_to(x + r, y)
-    ctx.arc_to(x + w, y, x + w, y + h, r)
-    ctx.arc_to(x + w, y + h, x, y + h, r)
-    ctx.arc_to(x, y + h, x, y, r)
-    ctx.arc_to(x, y, x + w, y, r)
-    ctx.close_path()
-    ctx.fill_style = fill
-    ctx.fill()
-    ctx.stroke_style = edge
-    ctx.line_width = 2.0
-    if dashed:
-        ctx.set_line_dash([5, 4])
-    ctx.stroke()
-    if dashed:
-        ctx.set_line_dash([])
+    rounded_box(ctx, x, y, w, h, 8.0, fill, edge, dashed, dash=(5, 4))

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
 from sheetkit.widgets.geometry import Point
+from sheetkit.widgets.shapes import rounded_box
 
 from sheetkit.games.kingdom_maps.terrains import TERRAINS
 
@@ -185,23 +186,7 @@ def printed_mark(ctx: Canvas, cx: float, cy: float, size: float, kind: str, smal
 def die_face(ctx: Canvas, x: float, y: float, s: float, value: int, fill: str = "#FFFFFF",
              edge: str = theme.INK, pips: str = theme.INK, dashed: bool = False) -> None:
     """A die of side ``s`` at (x, y) showing ``value`` pips (1–6)."""
-    r = s * 0.16
-    ctx.begin_path()
-    ctx.move_to(x + r, y)
-    ctx.arc_to(x + s, y, x + s, y + s, r)
-    ctx.arc_to(x + s, y + s, x, y + s, r)
-    ctx.arc_to(x, y + s, x, y, r)
-    ctx.arc_to(x, y, x + s, y, r)
-    ctx.close_path()
-    ctx.fill_style = fill
-    ctx.fill()
-    ctx.stroke_style = edge
-    ctx.line_width = 2.0
-    if dashed:
-        ctx.set_line_dash([5, 3])
-    ctx.stroke()
-    if dashed:
-        ctx.set_line_dash([])
+    rounded_box(ctx, x, y, s, s, s * 0.16, fill, edge, dashed, dash=(5, 3))
     ctx.fill_style = pips
     for fx, fy in pip_spots(value):
         ctx.fill_circle(x + fx * s, y + fy * s, s * 0.085)

@@ -1,0 +1,26 @@
+"""Drawing primitives the games' art shares (canvas commands only, no game knowledge)."""
+
+from __future__ import annotations
+
+from ipycanvas import Canvas
+
+
+def rounded_box(ctx: Canvas, x: float, y: float, w: float, h: float, r: float, fill: str, edge: str,
+                dashed: bool = False, dash: tuple[float, float] = (5, 4)) -> None:
+    """A filled box with rounded corners and a 2 px edge (dashed for a face-down or a held card/die)."""
+    ctx.begin_path()
+    ctx.move_to(x + r, y)
+    ctx.arc_to(x + w, y, x + w, y + h, r)
+    ctx.arc_to(x + w, y + h, x, y + h, r)
+    ctx.arc_to(x, y + h, x, y, r)
+    ctx.arc_to(x, y, x + w, y, r)
+    ctx.close_path()
+    ctx.fill_style = fill
+    ctx.fill()
+    ctx.stroke_style = edge
+    ctx.line_width = 2.0
+    if dashed:
+        ctx.set_line_dash(list(dash))
+    ctx.stroke()
+    if dashed:
+        ctx.set_line_dash([])
