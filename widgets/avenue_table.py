@@ -122,11 +122,7 @@ class AvenueTable(GameTable):
         self.widget.add_class("sk-table")
 
     def _make_opponents(self, st: AvenueState) -> OpponentsView:
-        view = OpponentsView(st.params.layout, [p for p in range(st.num_players) if p != ME])
-        view.canvas.on_ready(self._redraw_opponents)
-        if st.num_players == 1:
-            view.widget.layout.display = "none"
-        return view
+        return self._watch_opponents(OpponentsView(st.params.layout, self._others(st)))
 
     def _views(self) -> list[Any]:
         return [self.sheet, self.cards, self.opponents]
@@ -140,7 +136,7 @@ class AvenueTable(GameTable):
             self.main.children = (self.sheet.widget, self.side)
             gone.canvas.close()
         if (state.num_players != old.num_players or state.params.layout != old.params.layout
-                or self.opponents.players != [p for p in range(state.num_players) if p != ME]):
+                or self.opponents.players != self._others(state)):
             gone_opp = self.opponents
             self.opponents = self._make_opponents(state)
             self.middle.children = (self.play_column, self.end_box, self.opponents.widget)
@@ -245,13 +241,6 @@ class AvenueTable(GameTable):
         with batch():
             self.cards.forget()
             self.cards.sync(self.state, ME)
-
-    @guarded
-    def _redraw_opponents(self) -> None:
-        with batch():
-            self.opponents.draw_static()
-            self.opponents.forget()
-            self.opponents.sync(self.state)
 
     def _sync_canvases(self, full: bool) -> None:
         st = self.state

@@ -218,11 +218,7 @@ class KingdomTable(GameTable):
         return sheet
 
     def _make_opponents(self, st: KingdomState) -> OpponentsView:
-        view = OpponentsView(st.board, [p for p in range(st.num_players) if p != ME])
-        view.canvas.on_ready(self._redraw_opponents)
-        if st.num_players == 1:
-            view.widget.layout.display = "none"
-        return view
+        return self._watch_opponents(OpponentsView(st.board, self._others(st)))
 
     def _views(self) -> list[Any]:
         return [self.sheet, self.dice, self.opponents]
@@ -236,7 +232,7 @@ class KingdomTable(GameTable):
             self.left.children = (self.sheet.widget, self.opponents.widget)
             gone.canvas.close()
         if (state.num_players != old.num_players or state.board != old.board
-                or self.opponents.players != [p for p in range(state.num_players) if p != ME]):
+                or self.opponents.players != self._others(state)):
             gone_opp = self.opponents
             self.opponents = self._make_opponents(state)
             self.left.children = (self.sheet.widget, self.opponents.widget)
@@ -439,13 +435,6 @@ class KingdomTable(GameTable):
         with batch():
             self.dice.forget()
             self._sync_dice()
-
-    @guarded
-    def _redraw_opponents(self) -> None:
-        with batch():
-            self.opponents.draw_static()
-            self.opponents.forget()
-            self.opponents.sync(self.state)
 
     def _sync_dice(self) -> None:
         st = self.state

@@ -346,6 +346,26 @@ class GameTable:
             self.opponents_pick.options = options
         self.opponents_pick.value = now
 
+    # ----- the bots' small sheets -----------------------------------------------------------
+    @staticmethod
+    def _others(state: GameState) -> list[int]:
+        """The seats whose small sheets the table shows (everyone but you)."""
+        return [p for p in range(state.num_players) if p != ME]
+
+    def _watch_opponents(self, view: Any) -> Any:
+        """Redraw a new opponents view for every browser; hide it in a solo game."""
+        view.canvas.on_ready(self._redraw_opponents)
+        if len(view.players) == 0:
+            view.widget.layout.display = "none"
+        return view
+
+    @guarded
+    def _redraw_opponents(self) -> None:
+        with batch():
+            self.opponents.draw_static()
+            self.opponents.forget()
+            self.opponents.sync(self.state)
+
     # ----- drawing --------------------------------------------------------------------------
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         """Bring every view in line with the state: one canvas message, then the text widgets."""
