@@ -3,9 +3,9 @@
 from __future__ import annotations
 
 import json
-from collections import deque
 from typing import Any
 
+from avenue_oracle import oracle_network
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
@@ -16,8 +16,6 @@ from sheetkit.games.avenue import PRESETS, AvenueState, Draw, Pass, Peek, Random
 from sheetkit.games.avenue.sheet import Sheet, geometry
 
 LAYOUT = load_layout("default")
-ENDS = {1: "TL", 2: "TR", 3: "RB", 4: "BL", 5: "LR", 6: "TB"}   # avenue.md §Components, by hand
-STEP = {"T": (-1, 0, "B"), "B": (1, 0, "T"), "L": (0, -1, "R"), "R": (0, 1, "L")}
 SETTINGS = settings(max_examples=40, deadline=None, suppress_health_check=[HealthCheck.too_slow])
 
 players_st = st.integers(min_value=1, max_value=3)
@@ -154,18 +152,7 @@ def test_networks_follow_the_rule_text(roads: dict[tuple[int, int], int]) -> Non
         sheet.place(r * 6 + c, n)
 
     def network(start: tuple[int, int]) -> set[tuple[int, int]]:
-        if start not in roads:
-            return set()
-        seen, todo = {start}, deque([start])
-        while todo:
-            r, c = todo.popleft()
-            for end in ENDS[roads[(r, c)]]:
-                dr, dc, back = STEP[end]
-                nb = (r + dr, c + dc)
-                if nb in roads and nb not in seen and back in ENDS[roads[nb]]:
-                    seen.add(nb)
-                    todo.append(nb)
-        return seen
+        return oracle_network(roads, start)
 
     def grapes(cells: set[tuple[int, int]], colour: int | None = None) -> int:
         return sum(sum(LAYOUT.grapes.get(c, (0, 0))) if colour is None else LAYOUT.grapes.get(c, (0, 0))[colour]

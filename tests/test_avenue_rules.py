@@ -3,11 +3,12 @@
 from __future__ import annotations
 
 import json
-from collections import Counter, deque
+from collections import Counter
 from typing import Any
 
 import numpy as np
 import pytest
+from avenue_oracle import ENDS, STEP, oracle_network
 
 from sheetkit.core.errors import IllegalAction, RecordError
 from sheetkit.core.play import play_out
@@ -32,9 +33,6 @@ from sheetkit.games.avenue.sheet import Sheet, geometry
 LAYOUT = load_layout("default")
 ROWS, COLS = 7, 6
 
-# avenue.md §Components, the road table, written out by hand: number → the two edges it joins.
-ENDS = {1: "TL", 2: "TR", 3: "RB", 4: "BL", 5: "LR", 6: "TB"}
-STEP = {"T": (-1, 0, "B"), "B": (1, 0, "T"), "L": (0, -1, "R"), "R": (0, 1, "L")}
 
 
 # ----- helpers ---------------------------------------------------------------------------------
@@ -77,22 +75,6 @@ def sheet_with(roads: dict[tuple[int, int], int]) -> Sheet:
     for (r, c), n in roads.items():
         sheet.place(r * COLS + c, n)
     return sheet
-
-
-def oracle_network(roads: dict[tuple[int, int], int], start: tuple[int, int]) -> set[tuple[int, int]]:
-    """The network through ``start``, from the rule text alone (both roads need an end on the shared edge)."""
-    if start not in roads:
-        return set()
-    seen, todo = {start}, deque([start])
-    while todo:
-        r, c = todo.popleft()
-        for end in ENDS[roads[(r, c)]]:
-            dr, dc, back = STEP[end]
-            nb = (r + dr, c + dc)
-            if nb in roads and nb not in seen and back in ENDS[roads[nb]]:
-                seen.add(nb)
-                todo.append(nb)
-    return seen
 
 
 def oracle_grapes(cells: set[tuple[int, int]]) -> tuple[int, int]:
