@@ -14,7 +14,15 @@ from typing import Any
 import numpy as np
 import pytest
 from avenue_driver import DRAW, NEXT, OVER, AvenueDriver
-from voila_harness import JS_HELPERS, assert_no_traceback, canvas_info, close_page, region_pixels, wait_ready
+from voila_harness import (
+    JS_HELPERS,
+    assert_no_traceback,
+    canvas_info,
+    close_page,
+    region_pixels,
+    save_record,
+    wait_ready,
+)
 
 pytestmark = pytest.mark.browser
 
@@ -145,15 +153,9 @@ def test_play_a_seeded_game_to_the_end_then_save_replay_and_load(repo_server, pa
     assert_no_traceback(p)
 
     # Save: the record downloads, and the CLI's replay agrees with the breakdown on the page.
-    p.locator(".sk-save").click()
-    link = p.locator("a.sk-download")
-    link.wait_for(state="visible")
-    with p.expect_download() as dl:
-        link.click()
-    assert dl.value.suggested_filename == f"avenue-{CODE}-final.json"
     saved = artifacts / "avenue-finished.json"
-    dl.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    name, record = save_record(p, saved)
+    assert name == f"avenue-{CODE}-final.json"
     mine = [e["action"] for e in record["log"] if e.get("player") == 0]
     assert [(a["row"], a["col"]) for a in mine if a["type"] == "draw"] == d.clicked
     assert [a["type"] for a in mine].count("peek") == 1

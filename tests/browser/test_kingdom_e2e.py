@@ -14,7 +14,7 @@ import pytest
 from kingdom_driver import KingdomDriver, hex_point, page_state
 from sheetkit.widgets.kingdom_art import tint
 from sheetkit.widgets.theme import PAPER
-from voila_harness import JS_HELPERS, assert_no_traceback, canvas_info, click_canvas
+from voila_harness import JS_HELPERS, assert_no_traceback, canvas_info, click_canvas, save_record
 
 from sheetkit.core.records import replay
 from sheetkit.games.kingdom_maps import TERRAINS
@@ -111,15 +111,9 @@ def test_play_a_seeded_solo_game_by_clicks_then_save_replay_and_load(repo_server
     assert_no_traceback(p)
 
     # Save: the record downloads; the CLI's replay agrees with the breakdown on the page.
-    p.locator(".sk-save").click()
-    link = p.locator("a.sk-download")
-    link.wait_for(state="visible")
-    with p.expect_download() as dl:
-        link.click()
-    assert dl.value.suggested_filename == f"kingdom-maps-{CODE}-final.json"
     saved = artifacts / "kingdom-finished.json"
-    dl.value.save_as(saved)
-    record = json.loads(saved.read_text())
+    name, record = save_record(p, saved)
+    assert name == f"kingdom-maps-{CODE}-final.json"
     assert record["game"] == "kingdom-maps" and record["players"] == ["You"]
     cli = json.loads(subprocess.run([sys.executable, "-m", "sheetkit", "replay", "--json", str(saved)],
                                     capture_output=True, text=True, check=True, cwd=tmp_path).stdout)

@@ -232,6 +232,17 @@ def assert_no_traceback(page: Any) -> None:
         raise AssertionError(f"the page shows an error output: {errs.first.inner_text()[:2000]}")
 
 
+def save_record(page: Any, path: Path) -> tuple[str, dict[str, Any]]:
+    """Press the table's Save, download the record its link offers to ``path``: (suggested name, record)."""
+    page.locator(".sk-save").click()
+    link = page.locator("a.sk-download")
+    link.wait_for(state="visible")
+    with page.expect_download() as dl:
+        link.click()
+    dl.value.save_as(path)
+    return dl.value.suggested_filename, json.loads(Path(path).read_text())
+
+
 def status_text(page: Any) -> str:
     loc = page.locator(".sk-status")
     return loc.first.inner_text() if loc.count() else ""
