@@ -167,7 +167,7 @@ def test_the_die_left_for_you():
 
 def test_the_die_left_for_you_is_reproduced_by_the_engines_rolls():
     """Issue 5: each number on screen is exact and reproduced by simulation (the lesson's left_for_you panel)."""
-    from sheetkit.widgets import lesson_kingdom
+    from sheetkit.widgets.lessons import kingdom_maps as lesson_kingdom
 
     panel = lesson_kingdom.left_for_you()
     for taken, d in panel.data["exact"].items():
@@ -249,7 +249,7 @@ def test_every_exact_table_of_the_lessons_is_fast(name):
 
 # -------------------------------------------------------------------------------- the helpers
 def test_the_avenue_lesson_panels(monkeypatch):
-    from sheetkit.widgets import lesson_avenue as lesson
+    from sheetkit.widgets.lessons import avenue as lesson
 
     monkeypatch.setattr(lesson, "DEALS", 400)
     one = lesson.round_one()
@@ -273,7 +273,8 @@ def picture(fig: object) -> list[object]:
 
 def test_the_live_explorers_redraw():
     from ipympl.backend_nbagg import Canvas
-    from sheetkit.widgets import lesson_avenue, lesson_kingdom
+    from sheetkit.widgets.lessons import avenue as lesson_avenue
+    from sheetkit.widgets.lessons import kingdom_maps as lesson_kingdom
 
     for box in (lesson_avenue.round_two_explorer(), lesson_kingdom.dice_explorer()):
         slider, words, canvas = box.children
@@ -286,7 +287,7 @@ def test_the_live_explorers_redraw():
 
 
 def test_the_kingdom_lesson_panels(monkeypatch):
-    from sheetkit.widgets import lesson_kingdom as lesson
+    from sheetkit.widgets.lessons import kingdom_maps as lesson
 
     monkeypatch.setattr(lesson, "ROLLS", 600)
     three = lesson.three_dice()

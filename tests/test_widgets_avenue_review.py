@@ -6,8 +6,8 @@ import json
 from fractions import Fraction
 from pathlib import Path
 
-from sheetkit.widgets import avenue_plots
-from sheetkit.widgets import avenue_text as words
+from sheetkit.widgets.avenue import plots as avenue_plots
+from sheetkit.widgets.avenue import text as words
 
 from sheetkit.analysis import avenue_review as review
 from sheetkit.analysis.exact import avenue_round_length

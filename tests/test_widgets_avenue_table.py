@@ -399,7 +399,7 @@ def test_a_variant_code_with_fewer_rounds_gets_a_matching_sheet_drawn_for_the_br
 
 
 def test_a_failure_while_drawing_drops_the_half_batch_and_the_next_move_redraws_cleanly(rec, monkeypatch):
-    from sheetkit.widgets import avenue_art
+    from sheetkit.widgets.avenue import art as avenue_art
 
     t = ready_table(rec)
     real_road = avenue_art.road

@@ -4,7 +4,7 @@ from __future__ import annotations
 
 import re
 
-from sheetkit.widgets import avenue_text as words
+from sheetkit.widgets.avenue import text as words
 from sheetkit.widgets.landing import games_html, more_html
 from sheetkit.widgets.query import dashboard_options, share_query
 

@@ -8,8 +8,8 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 from sheetkit.widgets.geometry import to_canvas
-from sheetkit.widgets.kingdom_map import MapLayout, hex_centre_canvas
-from sheetkit.widgets.kingdom_panels import MAX_DICE, die_at, die_rect
+from sheetkit.widgets.kingdom_maps.panels import MAX_DICE, die_at, die_rect
+from sheetkit.widgets.kingdom_maps.sheet import MapLayout, hex_centre_canvas
 
 from sheetkit.games.kingdom_maps import load_map
 

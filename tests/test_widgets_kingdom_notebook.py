@@ -19,7 +19,7 @@ PLAY_IT = """
 import json
 import ipywidgets as W
 from sheetkit.games.kingdom_maps import GreedyBot, Announce, Pick, Place, Power, Pass, Bank
-from sheetkit.widgets.kingdom_panels import dice_roles
+from sheetkit.widgets.kingdom_maps.panels import dice_roles
 table.simulate_client_ready()
 bot = GreedyBot(seed=1)
 while not table.state.is_terminal():

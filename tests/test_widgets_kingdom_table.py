@@ -15,8 +15,8 @@ from typing import Any
 import pytest
 from canvas_recorder import Recorder
 from sheetkit.widgets import KingdomTable, canvas_manager
-from sheetkit.widgets.kingdom_panels import dice_roles, die_rect
-from sheetkit.widgets.kingdom_table import ME
+from sheetkit.widgets.kingdom_maps.panels import dice_roles, die_rect
+from sheetkit.widgets.kingdom_maps.table import ME
 
 from sheetkit.core.records import dumps, replay
 from sheetkit.games.kingdom_maps import TERRAINS, Announce, Bank, GreedyBot, Pass, Pick, Place, Power
@@ -520,7 +520,7 @@ def test_an_unexpected_failure_becomes_a_message_and_the_game_is_kept(rec, monke
 
 
 def test_a_failure_while_drawing_drops_the_half_batch_and_the_next_move_redraws(rec, monkeypatch):
-    from sheetkit.widgets import kingdom_art
+    from sheetkit.widgets.kingdom_maps import art as kingdom_art
 
     t = ready_table(rec)
     a = announce(t)

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 import re
 
-from sheetkit.widgets import kingdom_text as words
-from sheetkit.widgets.kingdom_panels import dice_roles
+from sheetkit.widgets.kingdom_maps import text as words
+from sheetkit.widgets.kingdom_maps.panels import dice_roles
 
 from sheetkit.core.play import play_out, step_table
 from sheetkit.games.kingdom_maps import BOTS, CRITERIA, TERRAINS, Announce, Pick, new_game

@@ -1,9 +1,9 @@
 """sheetkit.widgets: ipycanvas sheets that draw a game's state and turn clicks into actions."""
 
-from sheetkit.widgets.avenue_table import AvenueTable
+from sheetkit.widgets.avenue.table import AvenueTable
 from sheetkit.widgets.canvas import SheetCanvas, batch, canvas_manager
 from sheetkit.widgets.geometry import HexGeometry, SquareGeometry, to_canvas
-from sheetkit.widgets.kingdom_table import KingdomTable
+from sheetkit.widgets.kingdom_maps.table import KingdomTable
 from sheetkit.widgets.live import live
 from sheetkit.widgets.query import DashboardOptions, dashboard_options, share_query
 

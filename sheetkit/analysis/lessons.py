@@ -1,6 +1,6 @@
 """The probability lessons' numbers: closed forms, brute-force enumerations and seeded runs of the real engine,
 each beside the exact ``Fraction`` answers of ``sheetkit.analysis.exact``. Pictures live in
-``sheetkit.widgets.lesson_*``; the notebooks only call these.
+``sheetkit.widgets.lessons``; the notebooks only call these.
 
 Avenue (``notebooks/lessons/avenue_cards.ipynb``): how long a round lasts, why round 2 depends on round 1,
 the chance the farm (or road) you need comes next, and what peeking is worth.

@@ -1,12 +1,21 @@
-"""The registry of games: name → GameSpec. Games register themselves on import."""
+"""The registry of games: name → GameSpec.
+
+The core never imports a game. Games are found through the ``sheetkit.games`` entry-point group
+(pyproject.toml), so a game shipped in another package registers the same way as the built-in
+ones; importing a game's ``spec`` module also registers it directly.
+"""
 
 from __future__ import annotations
 
+import warnings
 from collections.abc import Callable, Mapping
 from dataclasses import dataclass, field
+from importlib.metadata import entry_points
 from typing import Any
 
 from sheetkit.core.protocol import Bot, GameState
+
+ENTRY_POINT_GROUP = "sheetkit.games"
 
 
 @dataclass(frozen=True)
@@ -35,6 +44,8 @@ class GameSpec:
 
 
 _GAMES: dict[str, GameSpec] = {}
+_BROKEN: dict[str, str] = {}  # entry-point name → why it could not be loaded
+_discovered = False
 
 
 def register(spec: GameSpec) -> GameSpec:
@@ -43,18 +54,43 @@ def register(spec: GameSpec) -> GameSpec:
     return spec
 
 
+def _key(name: str) -> str:
+    return name.strip().lower().replace("_", "-")
+
+
+def discover() -> None:
+    """Load every game installed under the ``sheetkit.games`` entry-point group (once)."""
+    global _discovered
+    if _discovered:
+        return
+    _discovered = True
+    for ep in entry_points(group=ENTRY_POINT_GROUP):
+        try:
+            spec = ep.load()
+        except Exception as e:  # one broken game must not hide the others
+            _BROKEN[_key(ep.name)] = f"{type(e).__name__}: {e}"
+            warnings.warn(f"the game {ep.name!r} ({ep.value}) could not be loaded: {e}", stacklevel=2)
+            continue
+        if not isinstance(spec, GameSpec):
+            _BROKEN[_key(ep.name)] = f"{ep.value} is not a GameSpec"
+            continue
+        register(spec)
+
+
 def get_game(name: str) -> GameSpec:
     """Look up a registered game by name, with a helpful error."""
-    import sheetkit.games  # noqa: F401  (registers the built-in games)
-
-    key = name.strip().lower().replace("_", "-")
-    if key not in _GAMES:
-        raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
-    return _GAMES[key]
+    discover()
+    key = _key(name)
+    if key in _GAMES:
+        return _GAMES[key]
+    if key in _BROKEN:
+        raise KeyError(f"the game {name!r} is installed but could not be loaded ({_BROKEN[key]})")
+    if not _GAMES:
+        raise KeyError(f"unknown game {name!r}: no games are installed (install sheetkit: pip install -e .)")
+    raise KeyError(f"unknown game {name!r}; known games: {', '.join(sorted(_GAMES))}")
 
 
 def all_games() -> list[GameSpec]:
     """Every registered game, sorted by name."""
-    import sheetkit.games  # noqa: F401
-
+    discover()
     return [_GAMES[k] for k in sorted(_GAMES)]

@@ -12,7 +12,7 @@ from typing import Any
 
 import pytest
 from kingdom_driver import KingdomDriver, hex_point, page_state
-from sheetkit.widgets.kingdom_art import tint
+from sheetkit.widgets.kingdom_maps.art import tint
 from sheetkit.widgets.theme import PAPER
 from voila_harness import JS_HELPERS, assert_no_traceback, canvas_info, click_canvas, save_record
 

@@ -10,7 +10,7 @@ import math
 from fractions import Fraction
 from typing import Any
 
-from sheetkit.widgets.lesson_common import (
+from sheetkit.widgets.lessons.common import (
     EXACT,
     SIMULATED,
     Markup,

@@ -19,12 +19,12 @@ from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
-from sheetkit.widgets import kingdom_art as art
-from sheetkit.widgets import kingdom_text as words
 from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import batch
-from sheetkit.widgets.kingdom_map import KingdomSheet
-from sheetkit.widgets.kingdom_panels import DiceView, OpponentsView, dice_roles, die_at
+from sheetkit.widgets.kingdom_maps import art
+from sheetkit.widgets.kingdom_maps import text as words
+from sheetkit.widgets.kingdom_maps.panels import DiceView, OpponentsView, dice_roles, die_at
+from sheetkit.widgets.kingdom_maps.sheet import KingdomSheet
 from sheetkit.widgets.table_base import (
     ME,
     TABLE_CSS,
@@ -263,7 +263,7 @@ class KingdomTable(GameTable):
 
     def click_die(self, k: int) -> None:
         """Click die ``k`` on the dice canvas as a browser would."""
-        from sheetkit.widgets.kingdom_panels import die_rect
+        from sheetkit.widgets.kingdom_maps.panels import die_rect
 
         x, y, w, h = die_rect(k)
         self.dice.canvas.simulate_click(x + w / 2, y + h / 2)

@@ -12,10 +12,10 @@ import math
 from dataclasses import dataclass, replace
 from typing import Any
 
-from sheetkit.widgets import kingdom_art as art
 from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import SQRT3, Cell, HexGeometry, Rect
+from sheetkit.widgets.kingdom_maps import art
 
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import CRITERIA

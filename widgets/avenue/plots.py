@@ -11,7 +11,7 @@ import html
 from typing import Any
 
 from sheetkit.widgets import theme
-from sheetkit.widgets.avenue_text import cell_words
+from sheetkit.widgets.avenue.text import cell_words
 
 from sheetkit.analysis import avenue_review as review
 from sheetkit.games.avenue.state import AvenueState

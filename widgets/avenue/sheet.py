@@ -21,8 +21,8 @@ import os
 from dataclasses import dataclass
 from typing import Any
 
-from sheetkit.widgets import avenue_art as art
 from sheetkit.widgets import theme
+from sheetkit.widgets.avenue import art
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import Rect, SquareGeometry
 

@@ -4,8 +4,8 @@ from __future__ import annotations
 
 from typing import Any
 
-from sheetkit.widgets import avenue_art as art
 from sheetkit.widgets import theme
+from sheetkit.widgets.avenue import art
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import SquareGeometry
 

@@ -12,10 +12,10 @@ from collections.abc import Sequence
 from typing import Any
 
 import ipywidgets as W
-from sheetkit.widgets import avenue_text as words
 from sheetkit.widgets import theme
-from sheetkit.widgets.avenue_panels import CardsView, OpponentsView
-from sheetkit.widgets.avenue_sheet import AvenueSheet
+from sheetkit.widgets.avenue import text as words
+from sheetkit.widgets.avenue.panels import CardsView, OpponentsView
+from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.table_base import ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
 

@@ -5,10 +5,10 @@ from __future__ import annotations
 from dataclasses import replace
 from typing import Any
 
-from sheetkit.widgets import kingdom_art as art
 from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import HexGeometry, Rect
+from sheetkit.widgets.kingdom_maps import art
 
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.state import KingdomState

@@ -10,7 +10,7 @@ from fractions import Fraction
 from typing import Any
 
 import numpy as np
-from sheetkit.widgets.lesson_common import (
+from sheetkit.widgets.lessons.common import (
     EXACT,
     SIMULATED,
     Markup,

@@ -1,0 +1,195 @@
+"""The floors stay floors: core ← games ← analysis ← cli/widgets, no import circles, one game never reads another.
+
+Every ``import`` in every module is read (also the ones inside functions: a lazy import is still a
+dependency), so a shortcut that makes the core reach up into a game fails here.
+"""
+
+from __future__ import annotations
+
+import ast
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+ROOT = Path(__file__).resolve().parents[1]
+FLOOR = {"core": 0, "games": 1, "analysis": 2, "cli": 3, "widgets": 4}
+
+
+def module_files() -> dict[str, Path]:
+    """Dotted module name → file, for sheetkit/ and widgets/ (which imports as sheetkit.widgets)."""
+    found: dict[str, Path] = {}
+    for base, prefix in ((ROOT / "sheetkit", "sheetkit"), (ROOT / "widgets", "sheetkit.widgets")):
+        for path in base.rglob("*.py"):
+            parts = list(path.relative_to(base).with_suffix("").parts)
+            if parts[-1] == "__init__":
+                parts = parts[:-1]
+            found[".".join([prefix, *parts])] = path
+    return found
+
+
+MODULES = module_files()
+
+
+def imports_of(name: str, path: Path) -> set[str]:
+    """The sheetkit modules ``name`` imports, resolved to modules where a name is one, else its package."""
+    package = name if path.name == "__init__.py" else name.rsplit(".", 1)[0]
+    out: set[str] = set()
+    for node in runtime_nodes(ast.parse(path.read_text(encoding="utf-8"))):
+        if isinstance(node, ast.Import):
+            targets = [a.name for a in node.names]
+        elif isinstance(node, ast.ImportFrom):
+            base = node.module or ""
+            if node.level:
+                up = package.split(".")[: len(package.split(".")) - node.level + 1]
+                base = ".".join([*up, base] if base else up)
+            targets = [f"{base}.{a.name}" if f"{base}.{a.name}" in MODULES else base for a in node.names]
+        else:
+            continue
+        for t in targets:
+            while t and t not in MODULES and "." in t:
+                t = t.rsplit(".", 1)[0]
+            if t in MODULES and t != name:
+                out.add(t)
+    return out
+
+
+def runtime_nodes(tree: ast.AST) -> list[ast.AST]:
+    """Every node that runs: ``if TYPE_CHECKING:`` blocks (type hints only) are left out."""
+    out: list[ast.AST] = []
+    todo = [tree]
+    while todo:
+        node = todo.pop()
+        out.append(node)
+        for child in ast.iter_child_nodes(node):
+            if isinstance(child, ast.If) and "TYPE_CHECKING" in ast.unparse(child.test):
+                todo.extend(child.orelse)
+                continue
+            todo.append(child)
+    return out
+
+
+GRAPH = {name: imports_of(name, path) for name, path in MODULES.items()}
+
+
+def floor(name: str) -> int | None:
+    """The floor of a module (None for the top-level package and ``__main__``)."""
+    parts = name.split(".")
+    return FLOOR.get(parts[1]) if len(parts) > 1 else None
+
+
+def test_each_floor_imports_only_floors_below_it():
+    """The core imports no game, a game no analysis, analysis no widget or CLI (docs/architecture.md)."""
+    wrong = []
+    for name, targets in GRAPH.items():
+        mine = floor(name)
+        if mine is None:
+            continue
+        for t in targets:
+            theirs = floor(t)
+            # cli and widgets share no floor: both sit on analysis and neither needs the other
+            if theirs is not None and (theirs > mine or (theirs == mine and {name.split(".")[1], t.split(".")[1]}
+                                                         == {"cli", "widgets"})):
+                wrong.append(f"{name} imports {t}")
+    assert not wrong, "imports that reach up a floor:\n" + "\n".join(sorted(wrong))
+
+
+@pytest.mark.parametrize("family", ["sheetkit.games", "sheetkit.widgets"])
+def test_one_game_never_imports_another(family):
+    """A game's rules (and its UI) stand alone, so a new game can be added or removed without touching the others."""
+    depth = len(family.split(".")) + 1
+    folder = ROOT / "sheetkit" / "games" if family == "sheetkit.games" else ROOT / "widgets"
+    games = {d.name for d in folder.iterdir() if (d / "__init__.py").exists()} - {"lessons"}
+    wrong = []
+    for name, targets in GRAPH.items():
+        parts = name.split(".")
+        if not name.startswith(family + ".") or len(parts) < depth or parts[depth - 1] not in games:
+            continue
+        for t in targets:
+            tp = t.split(".")
+            other = tp[depth - 1] if t.startswith(family + ".") and len(tp) >= depth else None
+            if other in games and other != parts[depth - 1]:
+                wrong.append(f"{name} imports {t}")
+    assert len(games) >= 2, games
+    assert not wrong, "\n".join(wrong)
+
+
+def strongly_connected(graph: dict[str, set[str]]) -> list[list[str]]:
+    """Tarjan's algorithm: the groups of modules that import each other round a circle."""
+    index: dict[str, int] = {}
+    low: dict[str, int] = {}
+    stack: list[str] = []
+    on_stack: set[str] = set()
+    groups: list[list[str]] = []
+    counter = [0]
+
+    def visit(v: str) -> None:
+        index[v] = low[v] = counter[0]
+        counter[0] += 1
+        stack.append(v)
+        on_stack.add(v)
+        for w in graph.get(v, ()):
+            if w not in index:
+                visit(w)
+                low[v] = min(low[v], low[w])
+            elif w in on_stack:
+                low[v] = min(low[v], index[w])
+        if low[v] == index[v]:
+            group = []
+            while True:
+                w = stack.pop()
+                on_stack.discard(w)
+                group.append(w)
+                if w == v:
+                    break
+            if len(group) > 1:
+                groups.append(sorted(group))
+
+    sys.setrecursionlimit(max(sys.getrecursionlimit(), 10_000))
+    for v in sorted(graph):
+        if v not in index:
+            visit(v)
+    return groups
+
+
+def test_no_import_circles_anywhere():
+    """No set of sheetkit modules imports each other round a circle (function-level imports count too)."""
+    circles = strongly_connected(GRAPH)
+    assert not circles, "import circles:\n" + "\n".join(" → ".join(c) for c in circles)
+
+
+def test_the_circle_finder_finds_a_circle():
+    """The check above can fail: a made-up core → games → core loop is reported."""
+    fake = {k: set(v) for k, v in GRAPH.items()}
+    fake["sheetkit.core.records"].add("sheetkit.games.avenue.spec")
+    assert any("sheetkit.core.records" in c for c in strongly_connected(fake))
+
+
+def test_core_stands_alone_and_still_finds_the_games():
+    """Importing the core loads no game; asking the registry finds every built-in game through entry points."""
+    code = (
+        "import sys\n"
+        "import sheetkit.core.records, sheetkit.core.registry, sheetkit.core.play, sheetkit.core.codes\n"
+        "assert not [m for m in sys.modules if m.startswith(('sheetkit.games', 'sheetkit.analysis', "
+        "'sheetkit.widgets', 'ipywidgets', 'ipycanvas'))], sorted(sys.modules)\n"
+        "from sheetkit.core.registry import all_games\n"
+        "print(' '.join(g.name for g in all_games()))\n"
+    )
+    out = subprocess.run([sys.executable, "-c", code], capture_output=True, text=True, cwd=ROOT, timeout=120)
+    assert out.returncode == 0, out.stderr
+    names = out.stdout.split()
+    assert {"avenue", "kingdom-maps"} <= set(names)
+
+
+def test_engine_never_imports_the_widget_toolkits():
+    """sheetkit/ (everything but the widget floor) runs without ipywidgets or ipycanvas."""
+    wrong = []
+    for name, path in MODULES.items():
+        if name.startswith("sheetkit.widgets"):
+            continue
+        for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+            mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+                [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+            wrong += [f"{name} imports {m}" for m in mods if m.split(".")[0] in {"ipywidgets", "ipycanvas", "IPython"}]
+    assert not wrong, wrong

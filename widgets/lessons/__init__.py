@@ -1,0 +1,1 @@
+"""The probability lessons' panels and live explorers, one module per game."""
