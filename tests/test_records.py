@@ -631,6 +631,7 @@ def _sample_records() -> tuple[str, ...]:
     out = []
     for spec in all_games():
         for players, seed in [(1, 3), (2, 4)]:
+            players = max(players, spec.min_players)  # games of 2+ players (Key Harvest) play 2 twice
             s = spec.new_state(spec.default_params(), players, seed=seed)
             play_out(s, [spec.bots["random"](seed=derive_seed(seed, "bot", p)) for p in range(players)])
             out.append(dumps(s.to_record()))

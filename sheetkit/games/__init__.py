@@ -1,3 +1,3 @@
 """The built-in games; importing this package registers them."""
 
-from sheetkit.games import avenue, kingdom_maps  # noqa: F401  (each registers itself)
+from sheetkit.games import avenue, key_harvest, kingdom_maps  # noqa: F401  (each registers itself)

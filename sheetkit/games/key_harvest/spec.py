@@ -1,0 +1,65 @@
+"""Key Harvest's entry in the game registry, and ``new_game`` for people."""
+
+from __future__ import annotations
+
+from typing import Any
+
+from sheetkit.core.chance import fresh_seed
+from sheetkit.core.codes import parse_code
+from sheetkit.core.errors import RecordError
+from sheetkit.core.registry import GameSpec, register
+from sheetkit.games.key_harvest.bots import BOTS
+from sheetkit.games.key_harvest.moves import parse_action
+from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
+from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
+
+
+def _new_state(params: KeyHarvestParams, players: list[str] | int, seed: int | None = None,
+               deal: Any = None) -> KeyHarvestState:
+    return KeyHarvestState(params, players, seed=seed, deal=deal)
+
+
+def parse_deal(data: Any, params: Any = None, path: str = "deal") -> Any:
+    """Key Harvest has no fixed-deal form: a record always names its seed."""
+    raise RecordError("Key Harvest records have no fixed deal: give a 'seed' instead", path)
+
+
+def new_game(players: list[str] | int = 3, seed: int | None = None, code: str | None = None,
+             params: KeyHarvestParams | None = None, variant: str = "standard") -> KeyHarvestState:
+    """Start a game from a typed game ``code`` (``KH-XXXX-XXXX``) or a ``seed`` (fresh if none), and a variant."""
+    if code is not None:
+        gc = parse_code(code)
+        if gc.prefix != "KH":
+            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
+                              "Key Harvest codes start KH)")
+        if gc.preset not in PRESETS:
+            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
+        seed, params = gc.seed, PRESETS[gc.preset]
+    if params is None:
+        if variant not in PRESETS:
+            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
+        params = PRESETS[variant]
+    return KeyHarvestState(params, players, seed=fresh_seed() if seed is None else seed)
+
+
+def _breakdowns(state: Any) -> list[dict[str, Any]]:
+    return [state.breakdown(p) for p in range(state.num_players)]
+
+
+SPEC = register(GameSpec(
+    name=GAME,
+    title="Key Harvest",
+    code_prefix="KH",
+    credits="Key Harvest by Richard Breese, R&D Games (2007) / Rio Grande Games. Board crops, starting pairs, "
+            "worker and event effects: sheetkit's own.",
+    min_players=MIN_PLAYERS,
+    max_players=MAX_PLAYERS,
+    new_state=_new_state,
+    parse_params=KeyHarvestParams.from_json,
+    parse_action=parse_action,
+    parse_deal=parse_deal,
+    default_params=KeyHarvestParams,
+    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
+    bots=BOTS,
+    breakdown=_breakdowns,
+))

@@ -1,0 +1,90 @@
+"""Key Harvest invariants over many seeded games (rules §Components, §Information; records replay exactly)."""
+
+from __future__ import annotations
+
+import json
+
+import pytest
+from key_harvest_util import total_counters
+
+from sheetkit.core.chance import derive_seed
+from sheetkit.core.records import replay
+from sheetkit.games.key_harvest import BOTS, CODES, new_game
+from sheetkit.games.key_harvest.events import EVENTS
+
+
+def tiles_everywhere(s) -> list[str]:
+    """Every field tile's code wherever it is: bag, registry, stores, boards, discards."""
+    bag = [x for x in s._bag[s._bag_pos:] if x not in EVENTS]
+    stores = [c for store in s.stores for c, _, _ in store]
+    boards = [c for p in range(s.num_players) for c in s.tiles_of(p)]
+    return bag + list(s.registry) + stores + boards + list(s.discards)
+
+
+def play(players: int, seed: int, bots=("random", "greedy"), check=None):
+    s = new_game(players, seed=seed)
+    seat = [BOTS[bots[p % len(bots)]](seed=derive_seed(seed, "bot", p)) for p in range(players)]
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance()
+        else:
+            p = s.current_players()[0]
+            s.apply(p, seat[p].act(s, p))
+        if check is not None:
+            check(s)
+    return s
+
+
+def conserved(s) -> None:
+    assert total_counters(s) == 60 and min(s.stock) >= 0
+    assert all(min(c) >= 0 for c in s.counters)
+    if s.phase != "setup":
+        where = tiles_everywhere(s)
+        assert len(where) == 56 and sorted(where) == sorted(CODES)
+
+
+@pytest.mark.parametrize("players", [2, 3, 4])
+def test_counters_and_tiles_are_conserved_at_every_step(players):
+    """rules §Components — 60 counters (stock + screens + stores) and 56 tiles, never duplicated or lost."""
+    for seed in range(6):
+        s = play(players, 100 * players + seed, check=conserved)
+        assert s.is_terminal() and s.stores == [[] for _ in range(players)]
+
+
+def test_replay_of_the_record_gives_the_same_state():
+    """Records: seed + log replay to the identical state (fingerprint), through real JSON text."""
+    for seed in range(8):
+        s = play(2 + seed % 3, seed, bots=("greedy",))
+        again = replay(json.loads(json.dumps(s.to_record())))
+        assert again.fingerprint() == s.fingerprint() and again.scores() == s.scores()
+
+
+def test_views_hide_other_counters_at_every_step():
+    """rules §Information — others' counters show only as "hidden"; the bag only as a count."""
+    def hidden(s):
+        for p in range(s.num_players):
+            v = s.view(p)
+            assert [c == "hidden" for c in v["counters"]] == [q != p for q in range(s.num_players)]
+            text = json.dumps(v)
+            assert "_bag" not in text and v["bag_remaining"] == s.bag_remaining()
+    play(3, 5, check=hidden)
+
+
+def test_games_end_by_the_rules_not_by_the_safeguard():
+    """rules §Game end and scoring — games end after the last event's turns or an empty bag."""
+    for seed in range(20):
+        s = play(2 + seed % 3, 1000 + seed, bots=("greedy",))
+        assert "turn limit" not in s.end_reason
+        assert s.final_turns_left in (None, 0)
+
+
+def test_clone_is_independent():
+    """Protocol: a clone moves on without touching the original (undo snapshots are not shared)."""
+    s = play(3, 9, bots=("greedy",), check=None)
+    t = new_game(3, seed=9)
+    t.apply_chance()
+    u = t.clone()
+    bot = BOTS["greedy"](seed=0)
+    u.apply(u.active, bot.act(u, u.active))
+    assert t.fingerprint() != u.fingerprint() and t.log == [t.log[0]]
+    assert s.is_terminal()
