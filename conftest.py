@@ -17,7 +17,9 @@ import pytest
 NOTEBOOK_QUERIES = {
     "avenue.ipynb": "code=AV-0000-001A&bots=greedy",
     "kingdom_maps.ipynb": "code=KM-0000-0005",
+    "key_harvest.ipynb": "code=KH-0000-0001&bots=greedy,greedy",
     "whatif.ipynb": "deals=200&seed=1",
+    "classroom.ipynb": "game=avenue&code=AV-0000-001A&bots=none",
 }
 
 

@@ -13,7 +13,11 @@ serving the repo root (as Binder does), each page its own kernel:
 * kernel websocket messages and bytes per click, both directions (Playwright frame events),
   counted from the click until the kernel is idle and quiet for 0.4 s;
 * Avenue only: how long the kernel stays busy after Next card, for plain flips and for flips that
-  end a round (the analysis panels below the table redraw their charts then).
+  end a round (the analysis panels below the table redraw their charts then);
+* Avenue only: click -> canvas updated for the click right after a round-ending Next card (made as
+  soon as the sheet asks for a road, while the panels redraw), with the panels redrawn off the
+  message handler (the default) and inside it (``SHEETKIT_LIVE=inline``, a second server: how
+  it was before).
 
 Every timed click starts with both kernels idle. Pages of the two notebooks are loaded
 alternately, and their clicks interleaved one by one, so drift on a shared machine hits both.
@@ -26,6 +30,7 @@ import argparse
 import json
 import os
 import platform
+import re
 import statistics
 import sys
 import tempfile
@@ -37,7 +42,7 @@ from typing import Any
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
-from avenue_driver import AvenueDriver, MinimalDriver  # noqa: E402
+from avenue_driver import DRAW, NEXT, OVER, AvenueDriver, MinimalDriver  # noqa: E402
 from voila_harness import (  # noqa: E402
     JS_HELPERS,
     REPO,
@@ -93,6 +98,12 @@ def measure_load(browser: Any, server: VoilaServer, driver: Any) -> float:
         ctx.close()
 
 
+def settle_all(page: Any, frames: FrameLog, quiet: float = 0.4) -> None:
+    """Wait until no analysis panel says "updating…" (they redraw off the kernel's handler), then settle."""
+    page.wait_for_function("() => !document.querySelector('.sk-live-note')", timeout=120_000)
+    settle(page, frames, quiet=quiet, timeout=60)
+
+
 class Timed:
     """One open page of one notebook, clicked again and again."""
 
@@ -113,12 +124,12 @@ class Timed:
     def click(self, keep: bool) -> None:
         d, page, frames = self.driver, self.page, self.frames
         x, y, region = d.next_click(page)         # may flip a card / start the deal again first
-        settle(page, frames, quiet=0.4, timeout=30)
+        settle_all(page, frames)
         mark = frames.mark()
         ms = page.evaluate(JS_HELPERS + ";(a) => window.__sk.timeClick(...a)", [x, y, *region, 10_000])
         if ms < 0:
             raise RuntimeError(f"{d.name}: the canvas did not change within 10 s of a click at ({x}, {y})")
-        settle(page, frames, quiet=0.4, timeout=30)
+        settle_all(page, frames)
         got = frames.since(mark)
         d.after_click(page)
         if not keep:
@@ -147,12 +158,59 @@ class Timed:
         self.ctx.close()
 
 
+def flip_then_click(browser: Any, server: VoilaServer, code: str, samples: int) -> list[float]:
+    """Click -> canvas updated for the click made at once after each round-ending Next card."""
+    d = AvenueDriver(code=code)
+    ctx = browser.new_context(viewport=VIEWPORT)
+    page = ctx.new_page()
+    frames = FrameLog(page)
+    out: list[float] = []
+    try:
+        page.goto(server.url(d.notebook, d.query))
+        d.wait_ready(page)
+        settle(page, frames, quiet=1.0, timeout=60)
+        while len(out) < samples:
+            text = d.status(page)
+            if OVER.search(text):
+                d.press(page, "sk-again")
+                d.wait_status(page, DRAW, previous=text)
+                settle_all(page, frames)
+                continue
+            if NEXT.search(text):
+                rnd = d.round_number(page)
+                d.press(page, "sk-next")
+                text = d.wait_status(page, re.compile(f"{DRAW.pattern}|{OVER.pattern}|{NEXT.pattern}", re.I),
+                                     previous=text)
+                if not DRAW.search(text):
+                    continue
+                legal = d.wait_my_turn(page)
+                if d.round_number(page) != rnd:       # that flip ended a round: the panels redraw now
+                    row, col = d.choose(legal)
+                    d.pending = (row, col)
+                    x, y = d.cell_center(row, col)
+                    ms = page.evaluate(JS_HELPERS + ";(a) => window.__sk.timeClick(...a)",
+                                       [x, y, *d.cell_rect(row, col), 30_000])
+                    if ms < 0:
+                        raise RuntimeError("the canvas did not change within 30 s of a click after a round end")
+                    out.append(ms)
+                    d.acknowledge(page)
+                    settle_all(page, frames)
+                    continue
+            d.draw(page, *d.choose(d.wait_my_turn(page)))
+    finally:
+        close_page(page)
+        ctx.close()
+    return out
+
+
 def main(argv: list[str] | None = None) -> int:
     ap = argparse.ArgumentParser(description=(__doc__ or "").split("\n\n")[0])
     ap.add_argument("--clicks", type=int, default=40, help="timed clicks per notebook (after one warm-up click)")
     ap.add_argument("--loads", type=int, default=6, help="page loads per notebook")
     ap.add_argument("--code", default="AV-0000-001A", help="Avenue game code for the dashboard URL")
     ap.add_argument("--json", metavar="PATH", help="also write the figures as JSON")
+    ap.add_argument("--round-ends", type=int, default=6,
+                    help="timed clicks right after a round-ending Next card, panels deferred and inline each")
     ap.add_argument("--no-multicanvas", dest="multicanvas", action="store_false",
                     help="skip the extra row: the Avenue table with its sheet as one ipycanvas MultiCanvas")
     ap.add_argument("--no-small", dest="small", action="store_false",
@@ -188,6 +246,15 @@ def main(argv: list[str] | None = None) -> int:
                 results["loads"][d.name] = {"median_ms": statistics.median(loads[d.name]),
                                             "min_ms": min(loads[d.name]), "max_ms": max(loads[d.name]),
                                             "all_ms": [round(x) for x in loads[d.name]]}
+            if args.round_ends:                    # the click after a round end: panels deferred, then inline
+                inline = VoilaServer(REPO, Path(tmp) / "inline", cull_idle=20,
+                                     env={"SHEETKIT_LIVE": "inline"}).start()
+                try:
+                    results["after_round_end"] = {
+                        "deferred_ms": flip_then_click(browser, server, args.code, args.round_ends),
+                        "inline_ms": flip_then_click(browser, inline, args.code, args.round_ends)}
+                finally:
+                    inline.stop()
             avenue.timings = []                    # Next card presses: (ended a round, kernel busy ms)
             pages = [Timed(browser, servers[d.name], d) for d in drivers]
             try:
@@ -237,6 +304,12 @@ def main(argv: list[str] | None = None) -> int:
     nc = results["next_card"]
     print(f"\nAvenue Next card: kernel busy {nc['flip_busy_median_ms'] or 0:.0f} ms (median of {nc['flips']} flips); "
           f"flips that ended a round: {nc['round_end_busy_ms']} ms")
+    if "after_round_end" in results:
+        for key, label in (("deferred_ms", "panels off the handler (default)"),
+                           ("inline_ms", "panels inside the handler (SHEETKIT_LIVE=inline)")):
+            ms = results["after_round_end"][key]
+            print(f"click right after a round-ending Next card, {label}: median {statistics.median(ms):.0f} ms, "
+                  f"max {max(ms):.0f} ms; all {[round(x) for x in ms]}")
     for n in names:
         print(f"{n}: loads (ms) {results['loads'][n]['all_ms']}\n  clicks (ms) {results['clicks'][n]['all_ms']}")
     print(f"load average (1/5/15 min): {results['load_avg_start']} at the start, {results['load_avg_end']} at the end; "

@@ -77,7 +77,7 @@ def test_the_variant_part_is_read_forgivingly(typed: str) -> None:
     ("AV-0000-001A-norise-extra", "looks like AV-0K3M-Q9ZT"),
     ("-", "looks like AV-0K3M-Q9ZT"),
     ("AV-0000-001A-n0-r!se", "looks like AV-0K3M-Q9ZT"),
-    ("AV-0000-001A-no_rise", "not a variant name"),
+    ("AV-0000-001A-no_rise", "looks like AV-0K3M-Q9ZT"),
 ])
 def test_bad_codes_raise_a_plain_record_error(typed: str, reason: str) -> None:
     with pytest.raises(RecordError, match="is not a game code") as e:
@@ -141,3 +141,15 @@ def test_kingdom_codes_round_trip_too() -> None:
     g = new_kingdom_game(2, code="km-0000-001a-long")
     assert g.game_code() == "KM-0000-001A-LONG"
     assert new_kingdom_game(2, code=g.game_code()).fingerprint() == g.fingerprint()
+
+
+@pytest.mark.parametrize("typed", ["", "hello", "AV-0000-001!", "AV-0000-001A-no_rise", "AV-0000-001A-a-b"])
+def test_every_refusal_shows_what_a_code_of_the_expected_game_looks_like(typed: str) -> None:
+    with pytest.raises(RecordError) as e:
+        parse_code(typed, "KM")
+    assert "a game code looks like KM-0K3M-Q9ZT" in str(e.value)
+    assert "variant name" not in str(e.value), "the player is told what to type, not what went wrong inside"
+    with pytest.raises(RecordError, match="a game code looks like KM-0K3M-Q9ZT"):
+        new_kingdom_game(1, code=typed)
+    with pytest.raises(RecordError, match="a game code looks like AV-0K3M-Q9ZT"):
+        new_game(1, code=typed)

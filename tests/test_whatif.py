@@ -205,6 +205,46 @@ def test_switching_to_kingdom_maps_rebuilds_the_knobs_and_runs(explorer):
     assert summary["diff"] < 0, "fewer uses and no ? hexes: lower scores"
 
 
+@pytest.mark.parametrize("game", ["avenue", "kingdom-maps"])
+def test_every_knob_of_every_preset_starts_at_a_real_value_not_a_blank_box(explorer, game):
+    from sheetkit.core.registry import get_game
+
+    explorer.game_box.value = game
+    for preset in get_game(game).presets:
+        explorer.base_box.value = preset
+        for key, want in knob_values(game, preset).items():
+            w = explorer.knob_widgets[key]
+            if hasattr(w, "index"):   # a dropdown: one of its entries is selected, and it is the variant's
+                assert w.index is not None and w.label, f"{game} {preset}: {key} shows a blank box"
+                assert explorer._read_knobs()[key] == want
+        assert explorer.new_params is not None
+        assert "new rules = old rules" in explorer.changes.value
+
+
+def test_kingdom_maps_dropdowns_name_the_rule_and_changing_them_changes_the_rules(explorer):
+    explorer.game_box.value = "kingdom-maps"
+    assert explorer.knob_widgets["uses"].label.startswith("by player count")
+    assert explorer.knob_widgets["criteria"].label.startswith("rolled each game")
+    explorer.knob_widgets["criteria"].label = "all 12"
+    assert "criteria in play rolled each game → all 12" in explorer.changes.value
+    explorer.knob_widgets["criteria"].index = 0
+    assert "new rules = old rules" in explorer.changes.value
+
+
+def test_a_run_with_no_rule_changed_says_so_instead_of_playing(explorer):
+    explorer.try_rules(n=20, penalty=3)            # an Avenue run first: live mode then reruns on any change
+    done = explorer.run
+    explorer.live_box.value = True
+    explorer.game_box.value = "kingdom-maps"       # the issue: this played standard against standard
+    assert explorer.run is done, "switching games with no rule changed starts no run"
+    explorer.results = None
+    explorer.table.value, explorer.plot.value = "", b""
+    explorer.run_button.click()
+    assert explorer.run is done and explorer.results is None, "no games are played"
+    assert "New rules = old rules: nothing to compare" in explorer.status.value
+    assert explorer.table.value == "" and explorer.plot.value == b""
+
+
 def test_live_a_rule_change_reruns_and_a_change_during_a_run_restarts_it():
     """A designer moves a knob and the dashboard plays the new rules at once; moving another knob
     mid-run stops that run and plays the newest rules instead (no Run press, no stale table)."""

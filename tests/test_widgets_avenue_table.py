@@ -389,7 +389,7 @@ def test_a_variant_code_with_fewer_rounds_gets_a_matching_sheet_drawn_for_the_br
     t.code_input.value = "AV-0000-001A-SHORT"
     t.play_code_button.click()
     assert t.state.params.rounds == 3
-    assert t.sheet.widget is not old_sheet and t.main.children[0] is t.sheet.widget
+    assert t.sheet.widget is not old_sheet and t.left.children[0] is t.sheet.widget   # the one shown
     assert [k for k, _ in t.sheet.box.score_rows(3)].count("farm") == 3
     rec.clear()
     t.sheet.canvas.simulate_client_ready()
@@ -436,3 +436,92 @@ def test_new_game_during_a_game_asks_for_a_second_press_so_a_slip_loses_nothing(
     assert "Playing AV-0000-0007 ends the game in progress" in t.status_text
     t.play_code_button.click()
     assert t.state.game_code() == "AV-0000-0007"
+
+
+def highlight_fills(monkeypatch: pytest.MonkeyPatch, t: AvenueTable) -> list[Any]:
+    """The fill colours set on the sheet's highlight layer, in every canvas message from now on."""
+    from ipycanvas.canvas import _CMD_LIST, Canvas
+
+    target, fills = layer(t, "highlight").model_id, []
+    manager = canvas_manager()
+    original = manager._send_custom
+
+    def send(command: Any, buffers: Any = None) -> Any:
+        current = None
+        for c in command if command and isinstance(command[0], list) else [command]:
+            name = _CMD_LIST[c[0]]
+            if name == "switchCanvas":
+                current = c[1][0].replace("IPY_MODEL_", "")
+            elif name == "set" and current == target and c[1][0] == Canvas.ATTRS["fill_style"]:
+                fills.append(c[1][1])
+        return original(command, buffers or [])
+
+    monkeypatch.setattr(manager, "_send_custom", send)
+    return fills
+
+
+def test_the_road_table_highlights_the_face_up_road_in_its_card_colour(rec, monkeypatch):
+    from sheetkit.widgets.avenue.sheet import ROAD_GREY, ROAD_YELLOW
+
+    t = ready_table(rec, bots=())
+    fills = highlight_fills(monkeypatch, t)
+    seen = set()
+    while len(seen) < 2 and not t.state.is_terminal():
+        t.click_cell(*first_free(t))
+        fills.clear()
+        t.next_button.click()
+        card = t.state.card
+        if card is None or card.yellow in seen:
+            continue
+        seen.add(card.yellow)
+        want, other = (ROAD_YELLOW, ROAD_GREY) if card.yellow else (ROAD_GREY, ROAD_YELLOW)
+        assert want in fills and other not in fills, (card, fills)
+    assert seen == {True, False}, "the deal shows both a grey and a yellow card"
+
+
+# ----- legal cells: a second cue beside the soft tint -------------------------------------------
+
+def _luminance(colour: str) -> float:
+    """WCAG relative luminance of '#RRGGBB'."""
+    def lin(c: int) -> float:
+        v = c / 255
+        return v / 12.92 if v <= 0.04045 else ((v + 0.055) / 1.055) ** 2.4
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    return 0.2126 * lin(r) + 0.7152 * lin(g) + 0.0722 * lin(b)
+
+
+def _over(rgba: str, paper: str) -> str:
+    """An 'rgba(r, g, b, a)' tint composited on paper, as '#RRGGBB'."""
+    *rgb, a = (float(v) for v in re.findall(r"[\d.]+", rgba))
+    base = (int(paper[i:i + 2], 16) for i in (1, 3, 5))
+    return "#" + "".join(f"{round(a * c + (1 - a) * p):02X}" for c, p in zip(rgb, base, strict=True))
+
+
+def _contrast(a: str, b: str) -> float:
+    hi, lo = sorted((_luminance(a), _luminance(b)), reverse=True)
+    return (hi + 0.05) / (lo + 0.05)
+
+
+def test_legal_cells_stand_out_by_more_than_a_shade_even_in_greyscale():
+    from sheetkit.widgets import theme
+
+    legal, network = _over(theme.LEGAL, theme.PAPER), _over(theme.NETWORK, theme.PAPER)
+    assert _contrast(legal, theme.PAPER) < 1.2, "the tint alone is the faint shade the issue measured"
+    for ground in (theme.PAPER, legal, network):
+        assert _contrast(theme.LEGAL_EDGE, ground) >= 3.0, ground
+
+
+def test_every_legal_cell_gets_its_outline_and_it_goes_once_you_have_drawn(rec):
+    t = AvenueTable(code=CODE, bots=("greedy",))
+    t.sheet.canvas.simulate_client_ready()
+    legal = [a for a in t.state.legal_actions(0) if isinstance(a, Draw)]
+    assert rec.commands(layer(t, "ink"))["strokeRect"] == len(legal) > 0
+    rec.clear()
+    t.click_cell(legal[0].row, legal[0].col)
+    assert rec.commands(layer(t, "ink"))["strokeRect"] == 0
+    t.sheet.canvas.simulate_client_ready()
+    assert rec.commands(layer(t, "ink"))["strokeRect"] == 0, "no outline while you wait for Next card"
+    rec.clear()
+    t.next_button.click()
+    assert rec.commands(layer(t, "ink"))["strokeRect"] == len(t.state.legal_actions(0)) - (Peek() in
+                                                                                          t.state.legal_actions(0))

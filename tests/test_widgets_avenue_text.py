@@ -126,12 +126,12 @@ def test_query_options_parse_codes_and_bots_and_explain_problems():
     assert dashboard_options(share_query(CODE, [])).bots == ()
 
 
-def test_the_landing_page_links_the_playable_games_and_marks_key_harvest_coming():
+def test_the_landing_page_links_every_game_and_nothing_is_coming():
     page = games_html()
     assert "href='avenue.ipynb'" in page and "href='avenue.ipynb?bots=greedy'" in page
     assert "href='kingdom_maps.ipynb'" in page and "href='kingdom_maps.ipynb?bots=greedy'" in page
-    assert page.count("'sk-coming'>coming</span>") == 1
-    assert "Key Harvest" in page.split("'sk-coming'>coming</span>")[0].rsplit("<tr>", 1)[1]
+    assert "href='key_harvest.ipynb'" in page and "href='key_harvest.ipynb?bots=greedy,greedy'" in page
+    assert "'sk-coming'>coming</span>" not in page
 
 
 def test_the_landing_page_links_the_whatif_explorer_and_the_lessons():
@@ -146,3 +146,21 @@ def test_the_log_shows_the_newest_line_first_and_your_score_before_the_bots():
     assert first[0] == ("end", "Game over.")
     assert first[1][0] == "score" and "Round 5: You:" in first[1][1]
     assert "Round 5: Greedy bot:" in first[2][1]
+
+
+def test_the_first_card_of_a_new_round_says_what_the_last_round_scored():
+    """One Next card scores the farm, flips the next farm and the first road: the status line says all three."""
+    g = started(("You",))
+    while g.round == 1:
+        assert "scored" not in words.status_line(g)
+        g.apply(0, next(a for a in g.legal_actions(0) if isinstance(a, Draw)))
+        while g.is_chance_node() and (g.round == 1 or g.card is None):
+            g.apply_chance()
+    text = words.status_line(g)
+    assert text.startswith(f"Draw road {g.card.number}"), "the line still starts with what to do"
+    box = g.boxes[0][0]
+    assert f"Round 1 scored: farm {g.round_farms[0]} reached {g.grapes[0][0]} grape" in text
+    assert f"→ {box}" in text and text.endswith(f"Now farm {g.farm}.")
+    g.apply(0, next(a for a in g.legal_actions(0) if isinstance(a, Draw)))
+    g.apply_chance()
+    assert "scored" not in words.status_line(g), "only while the round's first card is face up"

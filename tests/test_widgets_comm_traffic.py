@@ -90,3 +90,54 @@ def test_a_kingdom_hex_click_sends_one_canvas_message(wire):
     assert len(canvas_messages(wire)) == 1
     assert all(m["type"] == "comm_msg" for m in wire)
     assert sum(m["bytes"] for m in wire) < 40_000
+
+
+def widget_states() -> dict[str, dict[str, Any]]:
+    """Every open widget's synced state, by comm id (what the browser holds)."""
+    from ipywidgets.widgets.widget import _instances
+
+    return {mid: json.loads(json.dumps(w.get_state(), default=str)) for mid, w in list(_instances.items())}
+
+
+def changed_keys(before: dict[str, dict[str, Any]], after: dict[str, dict[str, Any]]) -> set[tuple[str, str]]:
+    return {(mid, k) for mid, st in after.items() if mid in before
+            for k, v in st.items() if before[mid].get(k) != v}
+
+
+def sent_keys(sent: list[dict[str, Any]]) -> list[tuple[str, str]]:
+    return [(m["comm"], k) for m in updates(sent) for k in m["data"]["state"]]
+
+
+@pytest.mark.parametrize("auto_next", [False, True])
+def test_a_click_sends_one_canvas_message_and_one_update_per_widget_that_changed(wire, auto_next):
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",), auto_next=auto_next)
+    t.simulate_client_ready()
+    for _ in range(3):                        # a few clicks, a round end on the way with auto_next
+        before = widget_states()
+        wire.clear()
+        d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+        t.click_cell(d.row, d.col)
+        sent = sent_keys(wire)
+        assert len(canvas_messages(wire)) == 1, "one canvas message per click"
+        assert set(sent) == changed_keys(before, widget_states()), "an update for each change, none for the rest"
+        assert len({comm for comm, _ in sent}) == len(updates(wire)), "one update per widget that changed"
+        if not auto_next:
+            t.next_button.click()
+
+
+def test_a_button_whose_state_did_not_change_sends_nothing(wire):
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",), auto_next=True)
+    t.simulate_client_ready()
+    buttons = {b.model_id: name for name, b in (("peek", t.peek_button), ("undo", t.undo_button),
+                                                 ("next", t.next_button))}
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    wire.clear()
+    t.click_cell(d.row, d.col)                # draws, the bot plays, the next card flips: buttons as before
+    assert t.peek_button.disabled is False and t.undo_button.disabled and t.next_button.disabled
+    assert [buttons[m["comm"]] for m in updates(wire) if m["comm"] in buttons] == []
+    taken = next(i for i, r in enumerate(t.state.sheets[0].roads) if r)
+    wire.clear()
+    t.click_cell(*divmod(taken, t.state.geo.cols))   # refused (the cell has a road): only the status line
+    assert "already has a road" in t.status_text
+    assert canvas_messages(wire) == [], "a refused click draws nothing"
+    assert [m["comm"] for m in updates(wire)] == [t.status.model_id]

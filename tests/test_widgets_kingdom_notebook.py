@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import copy
 import json
+import re
 from pathlib import Path
 
 import nbformat
@@ -107,6 +108,16 @@ def test_the_landing_page_links_kingdom_maps_the_explorer_and_the_lessons():
     assert "href='kingdom_maps.ipynb'" in page and "href='kingdom_maps.ipynb?bots=greedy'" in page
     assert "Martín Oddino" in page
     assert "href='whatif.ipynb'>What-if explorer" in page
-    assert "href='../../tree/notebooks/lessons'>Probability lessons" in page
+    # Each lesson links to its own dashboard (a folder link showed a file listing, not a lesson).
+    assert "href='lessons/avenue_cards.ipynb'" in page and "href='lessons/kingdom_dice.ipynb'" in page
+    assert "tree/" not in page
     labels = [label for g in GAMES for label, _ in g.links]
     assert len(labels) == len(set(labels)), "every link label is unique (the browser test clicks them by name)"
+
+
+def test_every_lesson_notebook_is_linked_from_the_landing_page_and_every_link_is_a_notebook():
+    notebooks = REPO / "notebooks"
+    lessons = sorted(p.relative_to(notebooks).as_posix() for p in (notebooks / "lessons").glob("*.ipynb"))
+    hrefs = re.findall(r"class='sk-more-link' href='([^']+)'", more_html())
+    assert lessons and set(lessons) <= set(hrefs)
+    assert all((notebooks / h).is_file() for h in hrefs), "every link opens a notebook next to index.ipynb"

@@ -608,3 +608,73 @@ def test_a_record_saved_before_confirm_loads_waiting_for_confirm_and_one_at_a_bo
     moved = KingdomTable(record=at_bot.to_record())
     assert moved.state.phase == "draw" and ME in moved.state.current_players()
     assert moved.status_text.startswith("Pick a die for")
+
+
+def _click_css(t: KingdomTable, x: float, y: float) -> None:
+    t.sheet.canvas.simulate_click(x, y)
+
+
+def _centre(rect: tuple[float, float, float, float]) -> tuple[float, float]:
+    x, y, w, h = rect
+    return x + w / 2, y + h / 2
+
+
+def test_the_lit_criteria_boxes_of_a_question_hex_bank_when_clicked(rec):
+    t = ready_table(rec, bots=())
+    play_until(t, lambda st: any(isinstance(a, Bank) for a in st.legal_actions(ME)))
+    st = t.state
+    rows = [rect for kind, rect in t.sheet.rows_for(st) if kind == "crit"]
+    code = st.criteria[1]
+    score = st.criterion_scores(ME)[code]
+    _click_css(t, *_centre(rows[1]))
+    assert st.sheets[ME].banked[-1] == (code, score), "the box lit for the ? choice is a button"
+    assert "sk-error" not in t.status.value
+
+
+def test_clicks_beside_the_map_say_what_was_clicked_not_click_a_hex(rec):
+    t = ready_table(rec, bots=())
+    st = t.state
+    before = st.fingerprint()
+    _click_css(t, *_centre(t.sheet.box.legend_box(3)))
+    assert "terrain strip" in t.status_text and TERRAINS[2].plural in t.status_text
+    assert "Click a hex" not in t.status_text
+    score = next(rect for kind, rect in t.sheet.rows_for(st) if kind == "total")
+    _click_css(t, *_centre(score))
+    assert "score zone" in t.status_text and "Click a hex" not in t.status_text
+    crit = next(rect for kind, rect in t.sheet.rows_for(st) if kind == "crit")
+    _click_css(t, *_centre(crit))
+    assert "score zone" in t.status_text, "a criterion box does nothing while no ? waits"
+    assert st.fingerprint() == before
+
+
+def test_refused_hexes_are_explained_without_coordinates_the_map_does_not_show(rec):
+    t = ready_table(rec, bots=())
+    play_until(t, lambda st: bool(st.sheets[ME].placed) and bool(st.legal_hexes(ME)))
+    t.click_hex(*t.state.board.coords[t.state.sheets[ME].placed[0]])
+    assert "already drawn" in t.status_text
+    assert not re.search(r"\(-?\d+, -?\d+\)", t.status_text), t.status_text
+
+
+def test_solo_second_drawing_asks_to_touch_the_map_not_an_earlier_turn(rec):
+    t = ready_table(rec, bots=())
+    play_until(t, lambda st: st.step == 2 and st.sheets[ME].amount is not None and not st.sheets[ME].placed
+               and bool(st.legal_hexes(ME)))
+    st = t.state
+    s = st.sheets[ME]
+    legal = set(st.legal_hexes(ME))
+    far = next(h for i, h in enumerate(st.board.coords) if not s.cells[i] and h not in legal
+               and not any(s.cells[j] for j in st.board.nbrs[i]))
+    t.click_hex(*far)
+    assert "touch a hex already drawn on your map" in t.status_text
+    assert "earlier turn" not in t.status_text
+
+
+def test_garbage_in_play_code_shows_what_a_kingdom_maps_code_looks_like(rec):
+    t = ready_table(rec)
+    before = t.state.fingerprint()
+    for typed in ("KM-0000-0001-zz_top", "banana", "KM-0000-00!1"):
+        t.code_input.value = typed
+        t.play_code_button.click()
+        assert "a game code looks like KM-0K3M-Q9ZT" in t.status_text, t.status_text
+        assert "variant name" not in t.status_text
+        assert t.state.fingerprint() == before, "a bad code leaves the game as it was"

@@ -8,8 +8,8 @@ from sheetkit.widgets.kingdom_maps import text as words
 from sheetkit.widgets.kingdom_maps.panels import dice_roles
 
 from sheetkit.core.play import play_out, step_table
-from sheetkit.games.kingdom_maps import BOTS, CRITERIA, TERRAINS, Announce, Pick, new_game
-from sheetkit.games.kingdom_maps.titles import SOLO_TITLES
+from sheetkit.games.kingdom_maps import BOTS, CRITERIA, TERRAINS, Announce, Pass, Pick, Power, new_game
+from sheetkit.games.kingdom_maps.titles import PLACING_TITLES, SOLO_TITLES, placing_title
 
 
 def finished(players: list[str], seed: int = 5):
@@ -37,7 +37,8 @@ def test_the_status_line_follows_a_solo_turn():
         st.apply(0, bot.act(st, 0))
     assert words.awaiting_confirm(st)
     line = words.status_line(st)
-    assert "Press Confirm (or Undo) to roll the next dice" in line and "Forest" in line
+    # Solo: the first drawing of a turn is followed by the same turn's second roll.
+    assert "Press Confirm (or Undo) to roll this turn's second dice" in line and "Forest" in line
 
 
 def test_the_status_line_at_the_end_names_the_title_or_the_placing():
@@ -46,6 +47,21 @@ def test_the_status_line_at_the_end_names_the_title_or_the_placing():
                                               f"{solo.breakdown(0)['title']}.")
     duo = finished(["You", "Greedy bot"])
     assert "Game over: you placed" in words.status_line(duo) and "of 2" in words.status_line(duo)
+
+
+def test_a_game_against_bots_ends_with_the_placing_and_a_title():
+    for players in (["You", "Greedy bot"], ["You", "Greedy bot", "Random bot", "Greedy bot 2"]):
+        st = finished(players)
+        place = st.placings()[0]
+        want = placing_title(place)
+        assert want == PLACING_TITLES[place - 1]
+        line = words.status_line(st)
+        assert line.startswith(f"Game over: you placed {words.ordinal(place)} of {len(players)} with "
+                               f"{st.total(0)} — {want}.")
+        summary = words.end_summary(st)
+        assert f"<span class='sk-km-title'>{want}</span>" in summary
+        assert f"1st {PLACING_TITLES[0]}" in summary, "the ladder of titles is shown"
+    assert len({placing_title(k) for k in range(1, 5)}) == 4, "each placing earns its own title"
 
 
 def test_turn_info_says_turn_drawing_terrain_powers_and_room():
@@ -101,7 +117,8 @@ def test_breakdown_html_is_the_engines_breakdown():
         assert f"<td class='sk-place'>{words.ordinal(b['placing'])}</td>" in row
         for c in b["criteria"]:
             assert f"<td data-code='{c['code']}'>{c['score']}</td>" in row
-    assert "Title" not in out
+        # against bots too, every player ends with a title: the one their placing earns
+        assert f"<td class='sk-title'>{placing_title(b['placing'])}</td>" in row
     solo = finished(["You"])
     assert f"<td class='sk-title'>{solo.breakdown(0)['title']}</td>" in words.breakdown_html(solo)
     summary = words.end_summary(solo)
@@ -132,3 +149,60 @@ def test_pick_preview_asks_the_engine_without_touching_the_game():
     a, b = st.dice
     assert words.pick_preview(st, 0, a) == (a, b)
     assert st.fingerprint() == before
+
+
+def _random_games(players: list[str], seeds: range):
+    """Every position where you (player 0) must act, over random games: (state, legal actions)."""
+    for seed in seeds:
+        st = new_game(players, seed=seed)
+        bots = [BOTS["random"](seed=seed + p) for p in range(len(players))]
+        while not st.is_terminal():
+            if st.is_chance_node():
+                st.apply_chance()
+                continue
+            for p in st.current_players():
+                if p == 0:
+                    yield st, st.legal_actions(0)
+                st.apply(p, bots[p].act(st, p))
+                if p == 0 and words.awaiting_confirm(st) and st.is_chance_node():
+                    yield st, []
+
+
+def test_no_room_offers_the_powers_when_a_power_makes_room_and_says_draw_nothing_only_when_none_does():
+    seen = {"room": 0, "none": 0}
+    for st, acts in _random_games(["You"], range(40)):
+        if Pass() not in acts:
+            continue
+        line = words.status_line(st)
+        fits = []
+        for power in (a for a in acts if isinstance(a, Power)):
+            trial = st.clone()
+            trial.apply(0, power)
+            if trial.legal_hexes(0):
+                fits.append(trial.amount(0))
+        if fits:
+            seen["room"] += 1
+            assert "a +1/-1 power makes room: spend one to draw " + " or ".join(map(str, sorted(fits))) in line
+        else:
+            seen["none"] += 1
+            assert line.startswith(f"No room for {st.amount(0)} ") and "draw nothing" in line
+            assert "power" not in line
+        if seen["room"] and seen["none"] >= 1 and sum(seen.values()) > 3:
+            break
+    assert seen["room"] and seen["none"], seen
+
+
+def test_confirm_after_the_last_drawing_says_it_ends_the_game_not_that_it_rolls():
+    ends = 0
+    for players in (["You"], ["You", "Random bot"]):
+        for st, acts in _random_games(players, range(12)):
+            if acts or not words.awaiting_confirm(st):
+                continue
+            line = words.status_line(st)
+            step = st.next_table_step()
+            if step == "end":
+                ends += 1
+                assert "Press Confirm" in line and "to end the game" in line and "roll" not in line
+            else:
+                assert "end the game and see the scores" not in line
+    assert ends >= 2

@@ -105,6 +105,7 @@ class StackedCanvas(W.GridBox):
         for c in canvases:
             c.layout.grid_area = "1 / 1 / 2 / 2"
         super().__init__(list(canvases), **kwargs)
+        self.add_class("sk-stack")   # TABLE_CSS scales the stack (and its layers) down to a narrow screen
         self._layers = list(canvases)
 
     def __getitem__(self, i: int) -> Canvas:

@@ -28,8 +28,11 @@ GAMES: tuple[GameEntry, ...] = (
               "against bots",
               "Martín Oddino, RunDOS Studio (2020, free print-and-play)", "kingdom_maps.ipynb",
               (("with a greedy bot", "bots=greedy"), ("with three bots", "bots=greedy,random,greedy"))),
-    GameEntry("Key Harvest", "hex field tiles, bidding with crops",
-              "Richard Breese, R&D Games / Rio Grande Games (2007)", None),
+    GameEntry("Key Harvest", "bid for hex field tiles with crop counters; build two big holdings; 2–4 players "
+              "(you against bots, or people at one screen)",
+              "Richard Breese, R&D Games / Rio Grande Games (2007)", "key_harvest.ipynb",
+              (("against two greedy bots", "bots=greedy,greedy"), ("against one bot", "bots=greedy"),
+               ("against three bots", "bots=greedy,random,greedy"))),
 )
 
 
@@ -45,9 +48,16 @@ class MoreEntry:
 MORE: tuple[MoreEntry, ...] = (
     MoreEntry("What-if explorer", "change a rule, and bots play the old and the new rules on the same deals",
               "whatif.ipynb"),
-    # A folder: Voila lists it at /voila/tree/notebooks/lessons (a render/ URL cannot show a folder).
-    MoreEntry("Probability lessons", "dice and cards counted exactly, beside simulation (notebooks/lessons/)",
-              "../../tree/notebooks/lessons"),
+    MoreEntry("Class play (for teachers)", "one deal for the whole class: hand out a link, paste the students' "
+              "result codes, see the leaderboard and where the class chose beside the bots", "classroom.ipynb"),
+    # Each lesson is linked to its own dashboard: a folder link lands on a file listing (Binder
+    # showed the repository root), which is not a lesson.
+    MoreEntry("Lesson: how many cards does a round last?",
+              "Avenue's road deck: the 4th yellow card counted exactly, beside simulation",
+              "lessons/avenue_cards.ipynb"),
+    MoreEntry("Lesson: which die will be left for you?",
+              "Kingdom Maps' three dice: order statistics counted exactly, beside simulation",
+              "lessons/kingdom_dice.ipynb"),
 )
 
 _CSS = """<style>

@@ -20,6 +20,7 @@ import ipywidgets as W
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
+from sheetkit.analysis.results import result_code
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
 from sheetkit.core.protocol import GameState
@@ -41,6 +42,30 @@ TABLE_CSS = """<style>
 /* ipycanvas focuses a canvas on mouse down (for key events, which the tables do not use): no
    focus frame around the sheet after every click. */
 .sk-table canvas:focus { outline: none; }
+/* Screens (docs/architecture.md): side by side when the width allows, stacked on a phone. A canvas
+   keeps its drawn size and aspect ratio but is never shown wider than its box; ipycanvas reports
+   clicks in canvas pixels of the shown size (it divides by getBoundingClientRect), so a scaled sheet
+   still maps clicks to the right cell. */
+.sk-table { container: sktable / inline-size; }
+.sk-table canvas { max-width: 100%; min-width: 0 !important; height: auto !important; min-height: 0 !important; }
+.sk-table .sk-stack { max-width: 100%; min-width: 0 !important; height: auto !important; min-height: 0 !important;
+  grid-template-columns: minmax(0, 1fr) !important; grid-template-rows: auto !important; }
+.sk-table .sk-stack > canvas { width: 100% !important; }
+/* rows of buttons wrap instead of clipping (Load) or squeezing the game code onto three lines */
+.sk-table .sk-row { flex-wrap: wrap; row-gap: 4px; }
+.sk-table .sk-end .sk-row { flex-wrap: nowrap; }
+.sk-table .sk-code { flex: 0 0 auto; white-space: nowrap; }
+.sk-table .sk-code-input { flex: 0 1 150px; min-width: 110px; }
+.sk-table .sk-breakdown { max-width: 100%; overflow-x: auto; }
+/* A log in the sheet's column (.sk-left) takes the sheet's width, however long its lines. */
+.sk-table .sk-left { gap: 8px; }
+.sk-table .sk-left > .sk-log { contain: inline-size; }
+/* a phone: the next action first (Avenue's Peek / Undo / Next card above the cards), the log last */
+@container sktable (max-width: 560px) {
+  .sk-table .sk-playcol > .sk-row { order: -1; }
+  .sk-table .sk-main > .sk-left { display: contents; }
+  .sk-table .sk-main > .sk-left > .sk-log { order: 1; flex: 1 1 100%; }
+}
 </style>"""
 
 
@@ -174,6 +199,10 @@ class GameTable:
 
     def _reset_choices(self) -> None:
         """Forget half-made choices of the UI (a new game starts clean)."""
+
+    def _human_seat(self, state: GameState, p: int) -> bool:
+        """True when seat ``p`` (not you) is another person at this screen (pass-and-play); else a bot plays it."""
+        return False
 
     # ----- construction ---------------------------------------------------------------------
     def _first_state(self, code: str | None, kinds: list[str], seed: int | None, variant: str,
@@ -317,7 +346,7 @@ class GameTable:
         self._reset_choices()
         unknown = []
         for p in range(state.num_players):
-            if p == ME:
+            if p == ME or self._human_seat(state, p):
                 continue
             kind = bot_kind(state.players[p], self.BOT_LABELS)
             if kind is None:
@@ -382,6 +411,8 @@ class GameTable:
                     cb(event)
                 except Exception:  # an analysis panel must not break the table
                     self.last_error = traceback.format_exc()
+        # Last: it replays the game with the bots (about 0.5 s per Monte Carlo bot), once per game.
+        self._show_result_code()
 
     def _forget_drawing(self) -> None:
         """After a failure mid-draw, redraw the dynamic layers in full next time."""
@@ -451,6 +482,8 @@ class GameTable:
         self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record")
         self.save_button.on_click(self._on_save)
         self.download = html_widget("sk-download-box")
+        self.result_code = html_widget("sk-result-code")
+        self.result_code.layout.display = "none"
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
                                    tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
         self.upload.add_class("sk-load")
@@ -459,8 +492,31 @@ class GameTable:
             b.layout = W.Layout(width="auto", flex="0 0 auto")
         return W.VBox([
             row(label("Game code"), self.code, self.code_input, self.play_code_button),
-            row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download),
+            row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download,
+                self.result_code),
         ])
+
+    def _show_result_code(self) -> None:
+        """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results)."""
+        st = self.state
+        key = (id(st), len(st.log)) if st.is_terminal() else None
+        if key == getattr(self, "_result_key", None):
+            return
+        self._result_key = key
+        self.result_code.layout.display = "none" if key is None else "flex"
+        if key is None:
+            self.result_code.value = ""
+            return
+        self.result_code.value = "<span class='sk-small'>Result code: working it out…</span>"
+        try:
+            text = (f"Result code: <code class='sk-result-text' style='user-select: all'>"
+                    f"{html.escape(result_code(st, self.bot_kinds))}</code>")
+        except SheetkitError as e:  # e.g. a record loaded mid-game: its bots had other seeds
+            text = f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
+        except Exception:  # the game itself is fine: never let the code break the finished table
+            self.last_error = traceback.format_exc()
+            text = "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
+        self.result_code.value = text
 
 
 def html_widget(css_class: str, value: str = "") -> W.HTML:

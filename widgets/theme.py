@@ -40,6 +40,9 @@ CARD_GREY = "#C9C9C9"
 CARD_EDGE = "#5A5A5A"
 
 LEGAL = "rgba(86, 180, 233, 0.10)"       # sky: cells you may draw in
+# ... and their thin outline: the soft fill alone is 238 grey on 248 paper, lost on a projector or in
+# greyscale; this edge keeps >= 3:1 (WCAG) against the paper, the fill and the network tint.
+LEGAL_EDGE = "#2C7BB6"
 NETWORK = "rgba(230, 159, 0, 0.26)"      # orange: the network your round's farm reaches
 NOW_RING = OKABE_ITO["vermillion"]       # the farm scored this round
 PEEK_RING = OKABE_ITO["blue"]            # the farm you peeked at (dashed)
@@ -60,13 +63,16 @@ CSS = f"""
 <style>
 .sk-table {{ font-family: {FONT_INK}; color: {INK}; gap: 8px; max-width: 1240px; }}
 /* flex-wrap: on a narrow screen the panel goes under the sheet */
-.sk-table .sk-main {{ gap: 18px; align-items: flex-start; flex-wrap: wrap; }}
-.sk-table .sk-side {{ gap: 6px; width: 680px; }}
+.sk-table .sk-main {{ gap: 14px; align-items: flex-start; flex-wrap: wrap; }}
+/* beside the sheet when at least 372 px are left, under it otherwise (table_base.TABLE_CSS: screens) */
+.sk-table .sk-side {{ gap: 6px; flex: 1 1 372px; min-width: 0; max-width: 680px; }}
 .sk-table .sk-middle {{ gap: 14px; align-items: flex-start; flex-wrap: wrap; }}
-.sk-table .sk-playcol {{ gap: 6px; width: 372px; }}
-.sk-table .sk-end {{ min-width: 372px; }}
+.sk-table .sk-playcol {{ gap: 6px; width: 362px; max-width: 100%; }}
+.sk-table .sk-end {{ min-width: min(372px, 100%); }}
 .sk-table .sk-sheet {{ border-radius: 3px; box-shadow: 0 1px 4px rgba(40, 40, 60, 0.25); }}
-.sk-table .sk-status {{ font-size: 17px; line-height: 1.3; min-height: 46px; padding: 6px 10px;
+/* min-height reserves three lines (1.45 × 17 px each, see .widget-html-content below), so a longer
+   message or a refusal never moves the buttons under the pointer */
+.sk-table .sk-status {{ font-size: 17px; line-height: 1.3; min-height: 86px; padding: 6px 10px; box-sizing: border-box;
   background: #EEF3F9; border-left: 4px solid {OKABE_ITO['blue']}; border-radius: 3px; }}
 .sk-table .sk-status .sk-error {{ color: {OKABE_ITO['vermillion']}; font-weight: bold; }}
 .sk-table .sk-status .sk-error::before {{ content: "⚠ "; }}

@@ -51,6 +51,25 @@ CSS = f"""<style>
 </style>"""
 
 
+class _Default:
+    """A choice knob's "the game decides" value (None in the params) as a dropdown holds it: ipywidgets
+    takes a None value for "nothing selected" and shows a blank box."""
+
+    def __repr__(self) -> str:
+        return "default"
+
+
+DEFAULT = _Default()
+
+
+def _to_widget(value: Any) -> Any:
+    return DEFAULT if value is None else value
+
+
+def _from_widget(value: Any) -> Any:
+    return None if value is DEFAULT else value
+
+
 def _fmt(x: float | None, digits: int = 2) -> str:
     return "–" if x is None or (isinstance(x, float) and math.isnan(x)) else f"{x:.{digits}f}"
 
@@ -242,7 +261,10 @@ class WhatIf(W.VBox):
             w = W.ToggleButtons(options=[("on", True), ("off", False)], value=bool(value), description=k.label,
                                 style={**style, "button_width": "60px"})
         else:
-            w = W.Dropdown(options=list(k.choices), value=value, description=k.label, style=style,
+            options = [(label, _to_widget(v)) for label, v in k.choices]
+            if all(v != value for _, v in k.choices):   # a variant's own setting (a custom criteria list…)
+                options.append((f"as in the old rules: {value}", _to_widget(value)))
+            w = W.Dropdown(options=options, value=_to_widget(value), description=k.label, style=style,
                            layout=W.Layout(width="430px"))
         w.tooltip = k.help
         w.add_class(f"sk-knob-{k.key}")
@@ -287,7 +309,7 @@ class WhatIf(W.VBox):
         if self._building:
             return
         spec = self.spec
-        values = {k: w.value for k, w in self.knob_widgets.items()}
+        values = self._read_knobs()
         try:
             self.new_params = params_from_knobs(spec.name, self.base_box.value, values)
         except SheetkitError as e:
@@ -305,6 +327,10 @@ class WhatIf(W.VBox):
             self._run_again()
             return
         self._estimate()
+
+    def _read_knobs(self) -> dict[str, Any]:
+        """The knobs' values as the game's params hold them."""
+        return {k: _from_widget(w.value) for k, w in self.knob_widgets.items()}
 
     def _run_again(self) -> None:
         """A rule changed with live runs on: stop the run in play (if any) and play the new rules."""
@@ -373,7 +399,7 @@ class WhatIf(W.VBox):
         self._scripting = True
         try:
             for key, value in values.items():
-                self.knob_widgets[key].value = value
+                self.knob_widgets[key].value = _to_widget(value)
         finally:
             self._scripting = False
 
@@ -410,8 +436,12 @@ class WhatIf(W.VBox):
         n = int(self.games_box.value)
         old = resolve_variant(spec.name, self.base_box.value)[1]
         changed = describe_changes(spec.name, old, self.new_params)
+        if not changed:   # the same rules on the same deals: a difference of exactly 0, not worth a run
+            self._say("New rules = old rules: nothing to compare. Move a knob under “New rules” first, "
+                      "then press Run.", error=True)
+            return
         self._old_name = self.base_box.value
-        self._new_name = "; ".join(changed) if changed else f"{self.base_box.value} (unchanged)"
+        self._new_name = "; ".join(changed)
         self.results, self.summary = None, None
         self.table.value, self.plot.value = "", b""
         self.progress.max, self.progress.value = n, 0

@@ -40,37 +40,46 @@ def make_code(prefix: str, seed: int, preset: str = "standard") -> str:
     return code if preset == "standard" else f"{code}-{preset.upper()}"
 
 
-def parse_code(text: str) -> GameCode:
+def code_example(prefix: str | None = None) -> str:
+    """What a code looks like, for messages: 'a game code looks like KM-0K3M-Q9ZT' (AV if no game is known)."""
+    return f"a game code looks like {(prefix or 'AV').upper()}-0K3M-Q9ZT"
+
+
+def parse_code(text: str, prefix: str | None = None) -> GameCode:
     """Read a typed code; forgiving of case, spaces, missing dashes and the letters I/L/O/U.
 
     ``AV-0K3M-Q9ZT``, ``av 0k3m q9zt``, ``AV0K3MQ9ZT`` and ``AV-0K3MQ9ZT-norise`` all read. Without a
     dash after it, the game prefix is taken to be the first two letters (every game's prefix has two).
+    ``prefix``: the game the caller expects, so a refusal shows that game's kind of code.
     """
     shown = repr(str(text)) if len(str(text)) <= 40 else repr(str(text)[:36] + "…")
+    looks = code_example(prefix)
     raw = "".join(str(text).split()).upper()
     parts = [p for p in raw.split("-") if p]
     if "-" in raw and len(parts) > 1 and parts[0].isalpha() and len(parts[0]) <= 3:
-        prefix, groups = parts[0], parts[1:]
+        game, groups = parts[0], parts[1:]
     else:
         compact = "".join(parts)
-        prefix, groups = compact[:2], [g for g in (compact[2:10], compact[10:]) if g]
-    if len(prefix) < 2 or not prefix.isalpha() or not groups:
-        raise RecordError(f"{shown} is not a game code — it looks like AV-0K3M-Q9ZT")
+        game, groups = compact[:2], [g for g in (compact[2:10], compact[10:]) if g]
+    if len(game) < 2 or not game.isalpha() or not groups:
+        raise RecordError(f"{shown} is not a game code — {looks}")
     if len(groups) >= 2 and len(groups[0]) == 4:
         body, more = groups[0] + groups[1], groups[2:]
     else:
         body, more = groups[0], groups[1:]
     if len(body) != 8:
-        raise RecordError(f"{shown} is not a game code — the middle must be two groups of 4 characters")
+        raise RecordError(f"{shown} is not a game code — {looks} (two groups of 4 letters or digits after the "
+                          "game's two letters)")
     if len(more) > 1:
-        raise RecordError(f"{shown} is not a game code — it looks like AV-0K3M-Q9ZT")
+        raise RecordError(f"{shown} is not a game code — {looks}")
     preset = more[0].lower() if more else "standard"
     if len(preset) > 20 or not preset.isalnum():
-        raise RecordError(f"{shown} is not a game code — it ends in something that is not a variant name")
+        raise RecordError(f"{shown} is not a game code — {looks} (a variant may follow: letters and digits "
+                          "after one more dash)")
     seed = 0
     for ch in body:
         ch = _READ_AS.get(ch, ch)
         if ch not in _ALPHABET:
-            raise RecordError(f"{shown} is not a game code — {ch!r} is not a code character")
+            raise RecordError(f"{shown} is not a game code — {looks} ({ch!r} is not a code character)")
         seed = seed * 32 + _ALPHABET.index(ch)
-    return GameCode(prefix, seed, preset)
+    return GameCode(game, seed, preset)

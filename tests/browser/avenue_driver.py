@@ -103,7 +103,7 @@ class AvenueDriver:
     def wait_ready(self, page: Any) -> None:
         wait_ready(page, self.ready_pattern)
         info = canvas_info(page)
-        self.scale = info["width"] / info["cssWidth"]
+        self.scale = info["width"] / info["layoutWidth"]   # the drawing scale, even when shown smaller
 
     def cell_rect(self, row: int, col: int) -> tuple[int, int, int, int]:
         """The cell's rectangle in canvas pixels."""

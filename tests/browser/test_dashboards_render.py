@@ -47,3 +47,28 @@ def test_the_page_renders_without_widget_errors(repo_server, page, notebook, wid
     assert WIDGET_ERROR not in text, text[text.index(WIDGET_ERROR) - 300:][:600]
     assert_no_traceback(p)
     assert "sheetkit" in text or "Avenue" in text or "dice" in text
+
+
+@pytest.mark.parametrize(("label", "heading"), [
+    ("Lesson: how many cards does a round last?", "How many cards does a round last?"),
+    ("Lesson: which die will be left for you?", "Which die will be left for you?"),
+])
+def test_each_lesson_link_on_the_landing_page_opens_that_lesson(repo_server, page, label, heading):
+    p = page.page
+    p.goto(repo_server.url("notebooks/index.ipynb", ""), timeout=120_000)
+    link = p.get_by_role("link", name=label)
+    link.wait_for(timeout=120_000)
+    with p.context.expect_page(timeout=60_000) as opened:   # Voila opens output links in a new tab
+        link.click()
+    lesson = opened.value
+    try:
+        # The lesson's own dashboard, not a file listing (the old folder link showed the repository root).
+        # Voila runs the lesson before it answers: on a loaded machine that takes a while.
+        lesson.wait_for_url("**/voila/render/notebooks/lessons/*.ipynb", timeout=240_000, wait_until="commit")
+        lesson.get_by_role("heading", name=heading).wait_for(timeout=240_000)
+        settled(lesson, ".jupyter-widgets", 2)
+        text = page_text(lesson)
+        assert WIDGET_ERROR not in text
+        assert_no_traceback(lesson)
+    finally:
+        lesson.close()

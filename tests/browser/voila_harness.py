@@ -281,8 +281,11 @@ window.__sk = window.__sk || {
     const ls = this.layers();
     if (!ls.length) return null;
     const top = ls[ls.length - 1], r = top.getBoundingClientRect();
+    // layoutWidth: the CSS width the sheet is drawn for (its widget layout); on a phone it is shown
+    // narrower (cssWidth), so canvas px per layout px (the drawing scale) is width / layoutWidth.
     return {width: top.width, height: top.height, left: r.left, top: r.top, cssWidth: r.width,
-            cssHeight: r.height, dpr: window.devicePixelRatio, layers: ls.length};
+            cssHeight: r.height, layoutWidth: parseFloat(top.style.width) || r.width,
+            dpr: window.devicePixelRatio, layers: ls.length};
   },
   composite(x, y, w, h) {
     // Draw all layers (bottom first) onto one scratch canvas and return its pixels. The scratch

@@ -200,6 +200,24 @@ class AvenueSheet:
             if rect is not None:
                 ink.ctx.fill_style = colour
                 ink.ctx.fill_rect(*rect)
+            if name == "legal":
+                self._legal_edge(ink, (x + inset, y + inset, s - 2 * inset, s - 2 * inset), clip)
+
+    def _legal_edge(self, ink: Any, rect: Rect, clip: Rect | None) -> None:
+        """A legal cell's outline: a second cue beside the soft tint, visible in greyscale."""
+        ctx = ink.ctx
+        x, y, w, h = rect
+        e = LEGAL_EDGE_WIDTH
+        if clip is None:
+            ctx.stroke_style = theme.LEGAL_EDGE
+            ctx.line_width = e
+            ctx.stroke_rect(x + e / 2, y + e / 2, w - e, h - e)
+            return
+        ctx.fill_style = theme.LEGAL_EDGE          # only the parts of the four sides inside the clip
+        for side in ((x, y, w, e), (x, y + h - e, w, e), (x, y, e, h), (x + w - e, y, e, h)):
+            part = _intersect(side, clip)
+            if part is not None:
+                ctx.fill_rect(*part)
 
     def _last_marks(self, ink: Any, i: int) -> None:
         """Your move on the face-up card (undo-able): four corner brackets, clear of roads and grapes."""
@@ -397,10 +415,13 @@ class AvenueSheet:
             if dashed:
                 ctx.set_line_dash([])
         if road:
-            x, y, s, _ = self.box.ref_rect(road)
-            ctx.fill_style = "rgba(240, 228, 66, 0.55)"
+            number, yellow = road
+            x, y, s, _ = self.box.ref_rect(number)
+            # The face-up card's own colour: a grey card must not look like a yellow one (it does not
+            # bring the round's end closer).
+            ctx.fill_style = ROAD_YELLOW if yellow else ROAD_GREY
             ctx.fill_rect(x - 3, y - 3, s + 6, s + 6)
-            self._draw_ref_road(ctx, road)      # printed again on top: the yellow must not fade it
+            self._draw_ref_road(ctx, number)    # printed again on top: the highlight must not fade it
 
 
 @dataclass(frozen=True)
@@ -413,7 +434,10 @@ class CellLook:
 
 
 EMPTY = CellLook()
+ROAD_YELLOW = "rgba(240, 228, 66, 0.55)"   # the face-up road in the road table: a yellow card
+ROAD_GREY = "rgba(150, 150, 150, 0.40)"    # ... a grey card
 TINTS = {"network": (1.0, theme.NETWORK), "legal": (3.0, theme.LEGAL)}   # inset (CSS px), colour
+LEGAL_EDGE_WIDTH = 1.5   # CSS px: the legal cells' outline, inside their tint
 CORNER = 14.0            # side of the corner squares holding the last-move brackets (no road comes near)
 
 
@@ -466,6 +490,7 @@ def _marks_spec(state: AvenueState, p: int) -> tuple[Any, ...]:
     now_farm = divmod(geo.farm_cell[farm], geo.cols) if farm is not None and farm in geo.farm_cell else None
     seen = state.seen_farm[p]
     peeked = divmod(geo.farm_cell[seen], geo.cols) if seen is not None and seen in geo.farm_cell else None
-    road = state.card.number if state.card is not None and not state.is_terminal() else None
+    card = state.card
+    road = (card.number, card.yellow) if card is not None and not state.is_terminal() else None
     row = None if state.is_terminal() or state.round == 0 else len(state.boxes[p])
     return now_farm, peeked, road, row

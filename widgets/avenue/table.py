@@ -116,9 +116,13 @@ class AvenueTable(GameTable):
         self.middle.add_class("sk-middle")
         self.side = W.VBox([self.status, self.info, self.middle, self.game_rows])
         self.side.add_class("sk-side")
-        self.main = W.HBox([self.sheet.widget, self.side])
+        # The log under the sheet (not under the whole table): a finished game, whose panel is taller
+        # than the sheet, still fits 1280×800. On a phone TABLE_CSS moves the log after the panel.
+        self.left = W.VBox([self.sheet.widget, self.log])
+        self.left.add_class("sk-left")
+        self.main = W.HBox([self.left, self.side])
         self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS), self.main, self.log])
+        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS), self.main])
         self.widget.add_class("sk-table")
 
     def _make_opponents(self, st: AvenueState) -> OpponentsView:
@@ -133,7 +137,7 @@ class AvenueTable(GameTable):
             self.sheet = AvenueSheet(state.params.layout, rounds=state.params.rounds)
             self.sheet.canvas.on_ready(self._redraw_sheet)
             self.sheet.canvas.on_click(self._on_click)
-            self.main.children = (self.sheet.widget, self.side)
+            self.left.children = (self.sheet.widget, self.log)
             gone.canvas.close()
         if (state.num_players != old.num_players or state.params.layout != old.params.layout
                 or self.opponents.players != self._others(state)):

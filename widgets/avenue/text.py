@@ -54,12 +54,13 @@ def status_line(state: AvenueState, me: int = 0) -> str:
     card = state.card
     if state.phase == "act" and state.acted[me] is None and card is not None:
         acts = state.legal_actions(me)
+        scored = just_scored(state, me)
         if acts == [Pass()]:
-            return "Your sheet is full and you cannot peek: press Next card."
+            return "Your sheet is full and you cannot peek: press Next card." + scored
         text = f"Draw {road_words(card.number)} in an empty cell"
         if Peek() in acts:
             text += " — or Peek at the next farm"
-        return text + "."
+        return text + "." + scored
     if state.is_chance_node():
         if state.round == 0:
             return "Press Next card to flip the first farm and road."
@@ -74,6 +75,22 @@ def status_line(state: AvenueState, me: int = 0) -> str:
             return f"{what}That was the round's last card: press Next card{undo} to score farm {state.farm}."
         return f"{what}Press Next card{undo} for the next road."
     return "Waiting for the other players."
+
+
+def just_scored(state: AvenueState, me: int = 0) -> str:
+    """' Round 1 scored: farm D reached 5 grapes, beats 3 → 5. Now farm B.' while the first road card of a
+    new round is face up: one Next card scored the last farm and flipped the new farm and road together."""
+    if state.round < 2 or state.card is None or len(state.boxes[me]) < state.round - 1:
+        return ""
+    roads = 0
+    for entry in reversed(state.log):   # road cards flipped since this round's farm
+        if entry.get("chance") == "farm":
+            break
+        roads += entry.get("chance") == "road"
+    if roads != 1:
+        return ""
+    k = state.round - 2
+    return f" Round {k + 1} scored: {score_words(state, me, k, me)}. Now farm {state.farm}."
 
 
 def round_info(state: AvenueState, me: int = 0) -> str:

@@ -120,7 +120,8 @@ class DiceView:
                 ctx.fill_text(f"{die} {shift:+d} = {amount}", cx, y + w + 21, SLOT - 4)
 
 
-MINI, BLOCK_W, BLOCK_H, MAP_TOP = 6.6, 128.0, 152.0, 20.0
+# Hexes of radius 10 CSS px (17 px across) keep a bot's terrains and symbols readable.
+MINI, BLOCK_W, BLOCK_H, MAP_TOP = 10.0, 172.0, 182.0, 20.0
 
 
 class OpponentsView:
@@ -159,7 +160,7 @@ class OpponentsView:
             ctx.fill_style = theme.PRINT
             for i in sorted(self.board.questions):
                 cx, cy = g.cell_center(*self.board.coords[i])
-                ctx.fill_circle(cx, cy, 1.4)
+                ctx.fill_circle(cx, cy, 2.0)
 
     def sync(self, state: KingdomState) -> None:
         """Draw new hexes and changed score lines (call inside ``batch``)."""
@@ -195,9 +196,9 @@ class OpponentsView:
         ctx.text_baseline = "middle"
         ctx.fill_style = theme.INK
         ctx.font = theme.font(12, theme.FONT_INK, "bold")
-        ctx.fill_text(("▶ " if active else "") + name, x + BLOCK_W / 2, 10, BLOCK_W - 6)
-        ctx.font = theme.font(12, theme.FONT_INK, "bold")
-        ctx.fill_text(f"{'total' if final else 'now'} {total}", x + BLOCK_W / 2, bottom + 12)
+        # The score beside the name, above the map: the line a laptop screen shows first.
+        ctx.fill_text(f"{'▶ ' if active else ''}{name} · {'total' if final else 'now'} {total}", x + BLOCK_W / 2, 10,
+                      BLOCK_W - 6)
         ctx.font = theme.font(10.5, theme.FONT_INK)
         ctx.fill_style = theme.PRINT
-        ctx.fill_text(f"{uses} uses left · ±1: {powers}", x + BLOCK_W / 2, bottom + 27, BLOCK_W - 6)
+        ctx.fill_text(f"{uses} uses left · ±1: {powers}", x + BLOCK_W / 2, bottom + 10, BLOCK_W - 6)

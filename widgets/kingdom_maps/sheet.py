@@ -142,6 +142,27 @@ class KingdomSheet:
         """The map hex (q, r) under CSS-px point (x, y), or None off the map."""
         return self._geo.cell_at(x, y)
 
+    def part_at(self, x: float, y: float, state: KingdomState) -> tuple[str, Any] | None:
+        """What lies under a CSS-px point off the map: ('crit', code), ('score', row kind) or
+        ('legend', terrain); None for bare paper."""
+        def inside(r: Rect) -> bool:
+            return r[0] <= x <= r[0] + r[2] and r[1] <= y <= r[1] + r[3]
+
+        if inside(self.box.score_rect):
+            k = 0
+            for kind, rect in self.rows_for(state):
+                if kind == "crit":
+                    if inside(rect) and k < len(state.criteria):
+                        return "crit", state.criteria[k]
+                    k += 1
+                elif inside(rect):
+                    return "score", kind
+            return "score", "head"
+        for t in TERRAINS:
+            if inside(self.box.legend_box(t.number)):
+                return "legend", t.number
+        return None
+
     def rows_for(self, state: KingdomState) -> list[tuple[str, Rect]]:
         """The score zone's parts for this game."""
         return self.box.score_rows(len(state.criteria) or self.criteria, self.n_questions, self.n_powers)

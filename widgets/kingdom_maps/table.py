@@ -51,12 +51,41 @@ FRIENDLY = {
     "no-undo": "Nothing to undo: you can take back your moves until you press Confirm.",
     "announce-first": "First choose a terrain and take a die.",
     "done": "Your drawing is complete — press Confirm (or Undo).",
+    # The engine names hexes by (q, r), which the map does not print; the map shows the hex itself.
+    "drawn": "That hex is already drawn — choose an empty one (the tinted hexes are open now).",
+    "off-map": "That is not a hex of the map.",
+    # Solo's second drawing may start next to the first one: "an earlier turn" would be wrong there.
+    "not-touching-map": "Your first hex must touch a hex already drawn on your map.",
 }
 
 KM_CSS = f"""
 <style>
-.sk-km .sk-km-left {{ gap: 8px; }}
-.sk-km .sk-km-side {{ gap: 6px; width: 500px; }}
+/* Screens: a grid — the map, the bots' maps under it, the turn's controls beside both; one column
+   (map, controls, bots) when the table is narrower than the map plus a 290 px column. */
+.sk-km .sk-main {{ display: grid; grid-template-columns: max-content minmax(0, 560px); grid-template-rows: auto 1fr;
+  grid-template-areas: "map side" "opp side"; gap: 8px 14px; justify-content: start; align-items: start; }}
+.sk-km .sk-km-left {{ display: contents; }}
+.sk-km .sk-main .sk-sheet {{ grid-area: map; }}
+/* contain: its width is the map's column, whatever the log holds */
+.sk-km .sk-main .sk-km-bottom {{ grid-area: opp; align-items: flex-start; gap: 8px 12px; contain: inline-size; }}
+.sk-km .sk-km-bottom .sk-log {{ flex: 1 1 260px; min-width: 0; }}
+.sk-km .sk-km-side {{ grid-area: side; gap: 6px; min-width: 0; container: kmside / inline-size; }}
+@container sktable (max-width: 974.98px) {{
+  .sk-km .sk-main {{ grid-template-columns: minmax(0, max-content); grid-template-areas: "map" "side" "opp"; }}
+  .sk-km .sk-km-side {{ width: min(560px, 100%); }}
+}}
+/* in a narrow column: two terrains a row (their labels stay whole), the dice drawing smaller */
+@container kmside (max-width: 420px) {{
+  .sk-km .sk-terrains {{ grid-template-columns: repeat(2, 1fr) !important; }}
+  .sk-km .sk-terrains button {{ padding: 0 4px; font-size: 12.5px; }}
+  .sk-km .sk-km-controls canvas.sk-dice {{ width: 210px !important; }}
+  .sk-km button.sk-die {{ min-width: 0 !important; flex: 1 1 0; }}
+}}
+/* a phone: Undo / Confirm right under the choices; the dice drawing and the criteria after them */
+@container sktable (max-width: 560px) {{
+  .sk-km .sk-km-controls canvas.sk-dice {{ order: 1; }}
+  .sk-km .sk-km-controls .sk-criteria {{ order: 2; }}
+}}
 .sk-km .sk-km-controls {{ gap: 6px; }}
 .sk-km .sk-terrains {{ gap: 4px; }}
 .sk-km .sk-terrains button {{ color: {theme.INK}; border: 1px solid #B8B09C; font-size: 13px; }}
@@ -70,7 +99,7 @@ KM_CSS = f"""
 .sk-km .sk-crit.sk-bankable {{ background: #FFF6D8; }}
 .sk-km .sk-crit .sk-crit-score {{ float: right; color: {theme.PRINT}; }}
 .sk-km .sk-km-title {{ color: {theme.OKABE_ITO['vermillion']}; }}
-.sk-km .sk-end {{ min-width: 480px; }}
+.sk-km .sk-end {{ min-width: 0; }}
 .sk-km .sk-powers {{ font-size: 13px; color: {theme.PRINT}; }}
 .sk-km .sk-log {{ height: 96px; }}
 .sk-km .sk-km-side .sk-row {{ flex-wrap: wrap; row-gap: 4px; }}
@@ -202,11 +231,14 @@ class KingdomTable(GameTable):
         self.controls.add_class("sk-km-controls")
         self.side = W.VBox([self.status, self.info, self.controls, self.end_box, self.game_rows])
         self.side.add_class("sk-km-side")
-        self.left = W.VBox([self.sheet.widget, self.opponents.widget])
+        # The bots' maps and the log share the row under the map, so the log stays on a laptop's screen.
+        self.bottom = row(self.opponents.widget, self.log)
+        self.bottom.add_class("sk-km-bottom")
+        self.left = W.VBox([self.sheet.widget, self.bottom])
         self.left.add_class("sk-km-left")
         self.main = W.HBox([self.left, self.side])
         self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KM_CSS), self.main, self.log, self.hooks])
+        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KM_CSS), self.main, self.hooks])
         self.widget.add_class("sk-table")
         self.widget.add_class("sk-km")
 
@@ -229,13 +261,13 @@ class KingdomTable(GameTable):
         if not same_sheet:
             gone = self.sheet
             self.sheet = self._make_sheet(state)
-            self.left.children = (self.sheet.widget, self.opponents.widget)
+            self.left.children = (self.sheet.widget, self.bottom)
             gone.canvas.close()
         if (state.num_players != old.num_players or state.board != old.board
                 or self.opponents.players != self._others(state)):
             gone_opp = self.opponents
             self.opponents = self._make_opponents(state)
-            self.left.children = (self.sheet.widget, self.opponents.widget)
+            self.bottom.children = (self.opponents.widget, self.log)
             gone_opp.canvas.close()
 
     def _make_bank_buttons(self, criteria: Sequence[str]) -> None:
@@ -291,10 +323,16 @@ class KingdomTable(GameTable):
     @guarded
     def _on_click(self, x: float, y: float) -> None:
         cell = self.sheet.hex_at(x, y)
-        if cell is None:
-            self._fail("Click a hex of the map to draw there.")
-            return
         st = self.state
+        if cell is None:
+            part = self.sheet.part_at(x, y, st)
+            # The criteria boxes are lit while a ? waits for a criterion: clicking one banks it.
+            if part is not None and part[0] == "crit" and Bank(part[1]) in st.legal_actions(ME):
+                st.apply(ME, Bank(part[1]))
+                self._moved()
+                return
+            self._fail(words.off_map_words(st, ME, part))
+            return
         if st.is_terminal():
             raise IllegalAction("the game is over", "over")
         if words.awaiting_confirm(st, ME):

@@ -7,12 +7,14 @@ from __future__ import annotations
 
 import html
 from dataclasses import dataclass
+from typing import Any
 
 from sheetkit.games.kingdom_maps.criteria import CRITERIA
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, Pass, Pick, Place, Power, parse_action
+from sheetkit.games.kingdom_maps.phases import TABLE
 from sheetkit.games.kingdom_maps.state import KingdomState
 from sheetkit.games.kingdom_maps.terrains import TERRAINS, terrain_name
-from sheetkit.games.kingdom_maps.titles import SOLO_TITLES
+from sheetkit.games.kingdom_maps.titles import PLACING_TITLES, SOLO_TITLES, placing_title
 
 
 def ordinal(n: int) -> str:
@@ -39,9 +41,10 @@ def status_line(state: KingdomState, me: int = 0, terrain_choice: int | None = N
     if state.is_terminal():
         total = state.total(me)
         if state.num_players == 1:
-            head = f"Game over: you scored {total} — {state.breakdown(me)['title']}."
+            head = f"Game over: you scored {total} — {title(state, me)}."
         else:
-            head = f"Game over: you placed {ordinal(state.placings()[me])} of {state.num_players} with {total}."
+            head = (f"Game over: you placed {ordinal(state.placings()[me])} of {state.num_players} with {total} "
+                    f"— {title(state, me)}.")
         return head + " Play the same dice again, share the code, or start a new game."
     if awaiting_confirm(state, me):
         s = state.sheets[me]
@@ -52,8 +55,23 @@ def status_line(state: KingdomState, me: int = 0, terrain_choice: int | None = N
         else:
             done = "Your drawing is done."
         undo = " (or Undo)" if state.can_undo(me) else ""
-        nxt = "roll the next dice" if state.num_players == 1 else "let the others draw"
+        if state.phase != TABLE:    # the others are still drawing
+            nxt = "let the others draw"
+        else:                       # the engine says what the table does next
+            nxt = {"end": "end the game and see the scores", "roll2": "roll this turn's second dice"}.get(
+                state.next_table_step(), "roll the next dice")
+            if state.next_table_step() == "roll2" and s.passed:
+                nxt += " (the game ends after this turn)"
         return f"{done} Press Confirm{undo} to {nxt}."
+    s = state.sheets[me]
+    if state.phase != TABLE and s.die is not None and not s.placed and not s.passed and not s.placed_all() \
+            and Pass() in state.legal_actions(me):
+        room = power_room(state, me)
+        if room:
+            name = terrain_name(state.terrain or 1, plural=True)
+            fits = " or ".join(str(a) for a in room)
+            return (f"No room for {s.amount} {name}, but a +1/-1 power makes room: spend one to draw {fits} "
+                    f"(or draw nothing: the game ends after this turn).")
     if state.phase == "announce" and state.active == me:
         dice = ", ".join(str(d) for d in sorted(state.dice))
         if terrain_choice and die_choice is None:
@@ -62,6 +80,40 @@ def status_line(state: KingdomState, me: int = 0, terrain_choice: int | None = N
             return f"You hold the {die_choice} — now choose a terrain."
         return f"Choose a terrain and take a die ({dice})."
     return state.prompt(me)
+
+
+def title(state: KingdomState, me: int = 0) -> str:
+    """Your title at the end: solo by total (the engine's ladder), against others by placing."""
+    if state.solo:
+        return str(state.breakdown(me)["title"])
+    return placing_title(state.placings()[me])
+
+
+def power_room(state: KingdomState, me: int = 0) -> list[int]:
+    """The amounts a +1/-1 power would make drawable when the rolled amount has no room (asked on copies)."""
+    out = []
+    for act in state.legal_actions(me):
+        if isinstance(act, Power):
+            trial = state.clone()
+            trial.apply_fast(me, act)
+            if trial.legal_hex_numbers(me):
+                out.append(trial.amount(me) or 0)
+    return sorted(out)
+
+
+def off_map_words(state: KingdomState, me: int, part: tuple[str, Any] | None) -> str:
+    """What a click beside the map hit, and why it does nothing (the status line then says what to do)."""
+    drawing = bool(state.legal_hex_numbers(me))
+    banking = any(isinstance(a, Bank) for a in state.legal_actions(me))
+    if part is None:
+        return "Click a hex of the map to draw there." if drawing else "Nothing to click there."
+    if banking:
+        return "Click one of the lit criteria boxes (or its button) to bank it for your ? hex."
+    if part[0] == "legend":
+        t = TERRAINS[part[1] - 1]
+        left = state.sheets[me].uses[t.number]
+        return f"That is the terrain strip: {t.plural} have {left} use{'s' if left != 1 else ''} left."
+    return "That is your score zone: it fills in by itself" + (" — draw on the map." if drawing else ".")
 
 
 def end_reason(state: KingdomState, me: int = 0) -> str:
@@ -230,7 +282,7 @@ def breakdown_html(state: KingdomState, me: int = 0) -> str:
     codes = [c["code"] for c in rows[0]["criteria"]] if rows else []
     head = "".join(f"<th title='{html.escape(CRITERIA[c].name)}'>{c}</th>" for c in codes)
     out = [f"<table><thead><tr><th>Player</th>{head}<th>? banked</th><th>Total</th><th>Place</th>"
-           + ("<th>Title</th>" if state.solo else "") + "</tr></thead><tbody>"]
+           "<th>Title</th></tr></thead><tbody>"]
     for p, b in enumerate(rows):
         cells = [f"<td class='sk-name'>{html.escape(b['player'])}</td>"]
         for c in b["criteria"]:
@@ -238,8 +290,7 @@ def breakdown_html(state: KingdomState, me: int = 0) -> str:
         detail = ", ".join(f"{q['criterion']} {q['score']}" for q in b["questions"]) or "none"
         cells.append(f"<td class='sk-q' title='{html.escape(detail)}'>{b['question_total']}</td>")
         cells.append(f"<td class='sk-total'>{b['total']}</td><td class='sk-place'>{ordinal(b['placing'])}</td>")
-        if "title" in b:
-            cells.append(f"<td class='sk-title'>{html.escape(b['title'])}</td>")
+        cells.append(f"<td class='sk-title'>{html.escape(title(state, p))}</td>")
         me_cls = " class='sk-me'" if p == me else ""
         out.append(f"<tr data-player='{p}'{me_cls}>" + "".join(cells) + "</tr>")
     out.append("</tbody></table>")
@@ -260,8 +311,11 @@ def end_summary(state: KingdomState, me: int = 0) -> str:
                 f"<div class='sk-small'>Solo titles (sheetkit's own, set from the greedy bot's games): "
                 f"{html.escape(ladder)}.</div>")
     n = state.num_players
-    return (f"<h3>You placed {ordinal(b['placing'])} of {n}, with {total} point{'s' if total != 1 else ''}</h3>"
-            f"<div class='sk-small'>{html.escape(end_reason(state, me).capitalize())}.</div>")
+    ladder = " · ".join(f"{ordinal(k)} {name}" for k, name in enumerate(PLACING_TITLES[:n], start=1))
+    return (f"<h3>You placed {ordinal(b['placing'])} of {n}, with {total} point{'s' if total != 1 else ''}: "
+            f"<span class='sk-km-title'>{html.escape(title(state, me))}</span></h3>"
+            f"<div class='sk-small'>{html.escape(end_reason(state, me).capitalize())}. "
+            f"Titles by placing (equal totals share one): {html.escape(ladder)}.</div>")
 
 
 def pick_preview(state: KingdomState, me: int, value: int) -> tuple[int | None, int | None]:

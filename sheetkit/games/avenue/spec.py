@@ -35,7 +35,7 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
             if not isinstance(name, str) or len(name) > MAX_NAME:
                 raise ValueError(f"a player's name is a text of at most {MAX_NAME} characters, not {str(name)[:80]!r}")
     if code is not None:
-        gc = parse_code(code)
+        gc = parse_code(code, "AV")
         if gc.prefix != "AV":
             raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, Avenue codes start AV)")
         if gc.preset not in PRESETS:

@@ -160,8 +160,14 @@ def _radius_if_hexagon(grid: HexGrid) -> int | None:
 
 def shipped_maps() -> list[str]:
     """Names of the maps that ship with sheetkit."""
+    return list(_shipped_names())
+
+
+@lru_cache(maxsize=1)
+def _shipped_names() -> tuple[str, ...]:
+    # Listed once: every new game looks its map up here (listing the package folder took ~0.3 ms a game).
     files = resources.files("sheetkit.games.kingdom_maps") / "maps"
-    return sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".json"))
+    return tuple(sorted(p.name[:-5] for p in files.iterdir() if p.name.endswith(".json")))
 
 
 @lru_cache(maxsize=16)
@@ -172,7 +178,7 @@ def _load_shipped(name: str) -> Board:
 
 def load_map(name_or_path: str | Path = "default") -> Board:
     """A shipped map by name, or a map JSON file by path."""
-    if isinstance(name_or_path, str) and name_or_path in shipped_maps():
+    if isinstance(name_or_path, str) and name_or_path in _shipped_names():
         return _load_shipped(name_or_path)
     p = Path(name_or_path)
     if not p.exists():

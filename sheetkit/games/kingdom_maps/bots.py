@@ -9,16 +9,19 @@ Bots read only what their player could see: the sheets, the dice on the table, t
 
 from __future__ import annotations
 
+from bisect import insort
 from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheetkit.core.chance import make_rng
 from sheetkit.games.kingdom_maps.board import Board
-from sheetkit.games.kingdom_maps.criteria import CRITERIA
+from sheetkit.games.kingdom_maps.criteria import BUSY_POINTS, CRITERIA
+from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, SLOTS, MapScorer, T
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Place, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
-from sheetkit.games.kingdom_maps.placement import empty_patches, largest_room, next_hexes, start_hexes
+from sheetkit.games.kingdom_maps.placement import empty_patches, next_hexes
 from sheetkit.games.kingdom_maps.state import KingdomState
+from sheetkit.games.kingdom_maps.terrains import FIELD, LAKE, VILLAGE
 
 Value = Callable[[Sequence[int]], float]
 NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the greedy bot
@@ -38,7 +41,10 @@ class RandomBot:
 
 
 def criteria_value(state: KingdomState) -> Value:
-    """What the greedy bot maximises: the criteria in play (with their bot hints), as a function of a map."""
+    """The greedy bot's aim as a function of a whole map: the criteria in play with their bot hints.
+
+    The bot itself scores hexes incrementally (``fastscore.MapScorer``); this full version is the reference.
+    """
     board = state.board
     fns = [CRITERIA[c].guide for c in state.criteria]
 
@@ -48,38 +54,199 @@ def criteria_value(state: KingdomState) -> Value:
     return value
 
 
-def greedy_group(board: Board, cells: Sequence[int], terrain: int, amount: int, value: Value,
-                 bonus: Sequence[float], group: Sequence[int] = ()) -> tuple[list[int], list[float]]:
-    """Grow a group of ``terrain`` hex by hex up to ``amount``; returns (hexes, gain after each hex).
+class Planner:
+    """Greedy groups on one map (one set of criteria, one bonus per hex), for any terrain and amount.
 
-    ``group`` is what is already drawn this drawing (the plan continues it); ``bonus`` adds a
-    value per hex (powers, ? hexes). The gain list starts after the given group.
+    A group grows one hex at a time, always taking the hex that raises the criteria's guides plus the
+    bonus the most; ties go to the hex touching the most drawn hexes, then to the lowest hex number.
+    Gains come from ``MapScorer.deltas`` in exact tenths. When hexes tie exactly and a criterion with a
+    fractional hint is in play (A3, A6, B3), the tie is settled on the whole-map float sums the bot
+    has always compared (their last bit depends on the order of the terms), so the moves stay exactly
+    those of the full-rescoring bot (``tests/test_kingdom_bot_golden.py``).
     """
-    work = list(cells)
-    grp = list(group)
-    base = value(work)
-    extra = 0.0
-    if grp:
-        cand = next_hexes(board, work, grp)
-    else:
-        cand = start_hexes(board, work, amount, empty_patches(board, work))
-    nbrs = board.nbrs
-    gains: list[float] = []
-    while len(grp) < amount and cand:
-        best, best_key, best_v = -1, (-1e18, 0), 0.0
-        for h in cand:
-            work[h] = terrain
-            v = value(work) + bonus[h]
-            work[h] = 0
-            key = (v, sum(1 for b in nbrs[h] if work[b]))
-            if key > best_key:
-                best, best_key, best_v = h, key, v - bonus[h]
-        work[best] = terrain
-        extra += bonus[best]
-        grp.append(best)
-        gains.append(best_v + extra - base)
-        cand = next_hexes(board, work, grp)
-    return grp[len(group):], gains
+
+    def __init__(self, board: Board, cells: Sequence[int], criteria: Sequence[str], bonus: Sequence[float],
+                 scorer: MapScorer | None = None) -> None:
+        self.board = board
+        self.cells = list(cells)
+        self.bonus = list(bonus)
+        self.bonus10 = [10 * b for b in bonus]
+        self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
+        self.criteria = tuple(criteria)
+        self.exact = bool(FRACTIONAL & set(criteria))
+        self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
+        self._guides: list[int] | None = None
+        self.patches = empty_patches(board, cells)
+        # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
+        nbrs, nc, patches = board.nbrs, self.scorer.nc, self.patches
+        self.blank_map = not any(cells)
+        self.open = [i for i in range(board.size) if patches[i] and (self.blank_map or len(nbrs[i]) > nc[i * T])]
+        self._groups: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[float], bool]] = {}
+
+    @property
+    def guides(self) -> list[int]:
+        """Each criterion's guide on this map, in tenths (only needed to settle exact ties on floats)."""
+        if self._guides is None:
+            self._guides = [round(10 * CRITERIA[c].guide(self.board, self.cells)) for c in self.criteria]
+        return self._guides
+
+    def room(self) -> int:
+        """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
+        if self.blank_map:
+            return self.board.size
+        patches = self.patches
+        return max((patches[i] for i in self.open), default=0)
+
+    def starts(self, amount: int) -> list[int]:
+        """Where a group of ``amount`` may begin (``placement.start_hexes``)."""
+        need, patches = max(amount, 1), self.patches
+        return [i for i in self.open if patches[i] >= need]
+
+    def group(self, terrain: int, amount: int) -> tuple[list[int], list[float]]:
+        """A new group of ``terrain`` up to ``amount`` hexes: (hexes, gain after each hex, bonuses included).
+
+        The first hex may be any legal start for ``amount`` (``placement.start_hexes``); groups with the
+        same starts share one plan.
+        """
+        starts = self.starts(amount)
+        key = (terrain, tuple(starts))
+        got = self._groups.get(key)
+        if got is None or (len(got[0]) < amount and not got[2]):
+            got = self._grow(terrain, amount, starts, ())
+            self._groups[key] = got
+        return got[0][:amount], got[1][:amount]
+
+    def extend(self, terrain: int, amount: int, group: Sequence[int]) -> list[int]:
+        """The hexes that continue ``group`` (already drawn on this map) up to ``amount``."""
+        return self._grow(terrain, amount, next_hexes(self.board, self.cells, group), group)[0]
+
+    def _grow(self, terrain: int, amount: int, cand: list[int],
+              group: Sequence[int]) -> tuple[list[int], list[float], bool]:
+        sc = self.scorer.copy()
+        work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
+        bonus10 = self.bonus10
+        # Each criterion's guide gained so far (tenths), to settle exact ties on floats.
+        guides = [0] * len(self.criteria) if self.exact else None
+        split: list[list[int]] | None = None
+        grp = list(group)
+        near = set(cand) if grp else None  # the empty hexes touching the group (``next_hexes``)
+        hexes: list[int] = []
+        gains: list[float] = []
+        total = 0.0
+        while len(grp) < amount and cand:
+            if guides is not None:
+                split = []
+            ds = sc.deltas(cand, terrain, split, bonus10)
+            best_e = max(ds)
+            ties = [k for k, e in enumerate(ds) if e == best_e]
+            pick = ties[0]
+            if len(ties) > 1:
+                values = self._tie_floats(sc, guides, split, cand, ties, terrain) if guides is not None else None
+                best_key: tuple[float, int] | None = None
+                for j, k in enumerate(ties):
+                    h = cand[k]
+                    key = (values[j] if values is not None else 0.0, len(nbrs[h]) - nc[h * T])
+                    if best_key is None or key > best_key:
+                        pick, best_key = k, key
+            best = cand[pick]
+            if guides is not None and split is not None:
+                for k, c in enumerate(self.criteria):
+                    guides[k] += split[pick][SLOTS[c]]
+            sc.place(best, terrain)
+            grp.append(best)
+            hexes.append(best)
+            total += best_e
+            gains.append(total / 10)
+            if near is None:
+                near = set()
+            near.discard(best)
+            for b in nbrs[best]:
+                if not work[b]:
+                    near.add(b)
+            cand = sorted(near)
+        return hexes, gains, len(grp) < amount
+
+    def _tie_floats(self, sc: MapScorer, guides: list[int], split: list[list[int]] | None, cand: list[int],
+                    ties: list[int], terrain: int) -> list[float] | None:
+        """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
+
+        Hexes with the same signature (bonus, whole-number gains per criterion, and for each fractional
+        hint what decides its float) have the same float; only distinct signatures are computed.
+        """
+        assert split is not None
+        first, b0 = split[ties[0]], self.bonus[cand[ties[0]]]
+        if all(split[k] == first and self.bonus[cand[k]] == b0 for k in ties):
+            # Same gains everywhere: the floats can only differ through where a fractional hint's terms
+            # change — not at all when none of them moves.
+            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[SLOTS["A3"]]))
+                    and (not self.b3 or not first[SLOTS["B3"]])
+                    and (not self.a6 or (terrain != VILLAGE and not first[SLOTS["A6"]]
+                                         and not any(sc.nc[cand[k] * T + VILLAGE] for k in ties)))):
+                return None
+        sigs: list[tuple[Any, ...] | None] = []
+        for k in ties:
+            h, part = cand[k], split[k]
+            sig: list[Any] = [self.bonus[h]]
+            for c in self.criteria:
+                x = part[SLOTS[c]]
+                if c == "A6":
+                    sig.append((0, 0) if terrain != VILLAGE and not sc.nc[h * T + VILLAGE]
+                               else sc.village_counts_delta(h, terrain))
+                elif c == "B3":
+                    sig.append((self.scorer.row_of[h], x) if x else 0)
+                elif c == "A3" and (x or terrain in (LAKE, FIELD)):
+                    sig = None  # type: ignore[assignment]
+                    break
+                else:
+                    sig.append(x)
+            sigs.append(None if sig is None else tuple(sig))
+        if sigs[0] is not None and all(s == sigs[0] for s in sigs):
+            return None
+        memo: dict[Any, Any] = {}
+        out = []
+        for k, sig in zip(ties, sigs, strict=True):
+            if sig is not None and sig in memo:
+                out.append(memo[sig])
+                continue
+            h = cand[k]
+            v = self._float_value(sc, guides, split[k], h, terrain, memo) + self.bonus[h]
+            if sig is not None:
+                memo[sig] = v
+            out.append(v)
+        return out
+
+    def _float_value(self, sc: MapScorer, guides: list[int], part: list[int], h: int, terrain: int,
+                     memo: dict[str, Any]) -> float:
+        """The whole-map float the full-rescoring bot compared: each criterion's guide, summed in order.
+
+        Whole-number guides are exact; a fractional hint (A3, A6, B3) is rebuilt term by term in its own
+        order (``MapScorer.fractional_guide``), or reused from the map before ``h`` when ``h`` leaves its
+        terms alone. ``memo`` holds what the hexes tied at one step share.
+        """
+        parts = []
+        for k, c in enumerate(self.criteria):
+            if c not in FRACTIONAL:
+                parts.append(float((self.guides[k] + guides[k] + part[SLOTS[c]]) // 10))
+            elif c == "A6":
+                if "A6" not in memo:
+                    memo["A6"] = sc.village_counts()
+                count, hinted = memo["A6"]
+                dc, dk = sc.village_counts_delta(h, terrain)
+                parts.append(BUSY_POINTS * (count + dc) + POINT_EIGHTS[hinted + dk])
+            elif part[SLOTS[c]] == 0 and (c == "B3" or terrain not in (LAKE, FIELD)):
+                # The terms are those of the map before h (a lake or field drawn would add one).
+                if c not in memo:
+                    memo[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
+                parts.append(memo[c])
+            else:
+                scan = memo.get(c + "scan")
+                if scan is None:
+                    scan = memo[c + "scan"] = sc.term_hexes(c, -1)
+                if terrain in (LAKE, FIELD):
+                    scan = list(scan)
+                    insort(scan, h)
+                parts.append(sc.fractional_guide(c, h, terrain, scan))
+        return sum(parts)
 
 
 class GreedyBot:
@@ -93,28 +260,55 @@ class GreedyBot:
         self.power_cost, self.power_value, self.question_weight = power_cost, power_value, question_weight
         self._want: tuple[Any, int] | None = None  # (drawing key, wanted power shift)
         self._plan: tuple[Any, list[int]] | None = None  # (drawing key, hexes to draw in order)
+        self._planned: tuple[Any, Planner] | None = None  # (map and bonus, its planner)
+        self._bonuses: dict[tuple[Any, float, float], list[float]] = {}
 
     # ----- helpers -----------------------------------------------------------------------
-    def _bonus(self, state: KingdomState, player: int) -> list[float]:
+    def _bonus(self, state: KingdomState, scores: dict[str, int]) -> list[float]:
+        """What drawing each hex is worth besides the criteria: a power, or a ? (the best criterion now)."""
         board = state.board
         q = 0.0
         if state.params.questions and state.criteria:
-            q = self.question_weight * max(state.criterion_scores(player).values())
+            q = self.question_weight * max(scores.values())
         p = self.power_value if state.params.powers else 0.0
-        return [(p if board.is_power[i] else 0.0) + (q if board.is_question[i] else 0.0) for i in range(board.size)]
+        key = (board, p, q)
+        got = self._bonuses.get(key)
+        if got is None:
+            got = self._bonuses[key] = [(p if board.is_power[i] else 0.0) + (q if board.is_question[i] else 0.0)
+                                        for i in range(board.size)]
+        return got
 
     def _shifts(self, state: KingdomState, player: int) -> range:
         avail = state.sheets[player].available if state.params.powers else 0
         return range(-avail, avail + 1)
 
-    def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
-                 value: Value, bonus: Sequence[float]) -> list[tuple[float, int, int]]:
-        """(worth, die, shift) for each die and power spend, from one greedy plan."""
+    def _planner(self, state: KingdomState, player: int) -> Planner:
+        """The planner for ``player``'s map as it is now (kept while the map and the bonus stay the same)."""
         cells = state.sheets[player].cells
+        # The bonus is a function of these (and of the bot's own weights).
+        key = (state.board, state.criteria, state.params.powers, state.params.questions, tuple(cells))
+        if self._planned is None or self._planned[0] != key:
+            scorer = None
+            if self._planned is not None and self._planned[0][:4] == key[:4]:
+                # The same map a few hexes later: bring the last planner's tables up to date.
+                old = self._planned[1].cells
+                drawn = [h for h in range(len(cells)) if old[h] != cells[h]]
+                if not any(old[h] for h in drawn):
+                    scorer = self._planned[1].scorer.copy()
+                    for h in drawn:
+                        scorer.place(h, cells[h])
+            if scorer is None:
+                scorer = MapScorer(state.board, cells, state.criteria)
+            bonus = self._bonus(state, scorer.scores())  # = state.criterion_scores(player)
+            self._planned = (key, Planner(state.board, cells, state.criteria, bonus, scorer))
+        return self._planned[1]
+
+    def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
+                 planner: Planner) -> list[tuple[float, int, int]]:
+        """(worth, die, shift) for each die and power spend, from one greedy plan."""
         shifts = self._shifts(state, player)
         top = max(min(6, v + max(shifts)) for v in dice)
-        room = largest_room(state.board, cells)
-        _, gains = greedy_group(state.board, cells, terrain, min(top, room), value, bonus)
+        _, gains = planner.group(terrain, min(top, planner.room()))
         out = []
         for v in dice:
             for sh in shifts:
@@ -139,27 +333,25 @@ class GreedyBot:
         s = state.sheets[player]
         key = (state.turn, state.step)
         if state.phase == ANNOUNCE:
-            value = criteria_value(state)
-            bonus = self._bonus(state, player)
+            planner = self._planner(state, player)
             dice = sorted(set(state.dice))
             options = []
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    options += [(w, t, v, sh) for w, v, sh in self._options(state, player, t, dice, value, bonus)]
+                    options += [(w, t, v, sh) for w, v, sh in self._options(state, player, t, dice, planner)]
             _, t, v, sh = self._best(options)
             self._want = (key, sh)
             return Announce(t, v)
         if s.die is None:
-            value = criteria_value(state)
-            bonus = self._bonus(state, player)
+            planner = self._planner(state, player)
             options = []
             for v in state.pick_options(player):
                 if state.solo:
                     rest = list(state.dice)
                     rest.remove(v)
-                    opts = self._options(state, player, rest[0], [v], value, bonus)
+                    opts = self._options(state, player, rest[0], [v], planner)
                 else:
-                    opts = self._options(state, player, state.terrain or 1, [v], value, bonus)
+                    opts = self._options(state, player, state.terrain or 1, [v], planner)
                 options += opts
             _, v, sh = self._best(options)
             self._want = (key, sh)
@@ -174,17 +366,15 @@ class GreedyBot:
                 act = Power(step)
                 if act in state.legal_actions(player):
                     return act
-            hexes = state.legal_hex_numbers(player)
-            if not hexes:
+            if not self._planner(state, player).starts(s.amount or 0):  # = state.legal_hex_numbers(player)
                 return Pass()
         plan = self._plan[1] if self._plan is not None and self._plan[0] == key else None
         k = len(s.placed)
         if plan is None or plan[:k] != s.placed or len(plan) <= k:
-            value = criteria_value(state)
-            bonus = self._bonus(state, player)
+            planner = self._planner(state, player)
+            terrain, amount = state.terrain or 1, s.amount or 0
             # Continue the hexes already drawn this drawing.
-            more, _ = greedy_group(state.board, s.cells, state.terrain or 1, s.amount or 0, value, bonus,
-                                   group=s.placed)
+            more = planner.extend(terrain, amount, s.placed) if s.placed else planner.group(terrain, amount)[0]
             plan = list(s.placed) + more
             self._plan = (key, plan)
         h = plan[k]

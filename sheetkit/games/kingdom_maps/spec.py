@@ -24,7 +24,7 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
              params: KingdomParams | None = None, variant: str = "standard", deal: Deal | None = None) -> KingdomState:
     """Start a game: from a typed game ``code``, a ``seed`` (fresh if none), or a fixed ``deal``; and a variant."""
     if code is not None:
-        gc = parse_code(code)
+        gc = parse_code(code, "KM")
         if gc.prefix != "KM":
             raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
                               "Kingdom Maps codes start KM)")

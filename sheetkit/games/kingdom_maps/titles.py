@@ -24,3 +24,12 @@ def solo_title(total: int) -> str:
         if total >= lowest:
             return title
     return SOLO_TITLES[-1][1]
+
+
+# A game against others: the title follows the placing (equal totals share a placing, and so a title).
+PLACING_TITLES: tuple[str, ...] = ("Royal Cartographer", "Master Surveyor", "Map Maker", "Apprentice Surveyor")
+
+
+def placing_title(placing: int) -> str:
+    """The title a 1-based placing earns in a game with two or more players."""
+    return PLACING_TITLES[min(max(placing, 1), len(PLACING_TITLES)) - 1]

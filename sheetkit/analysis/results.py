@@ -1,0 +1,522 @@
+"""Result codes: a finished game's deal, opponents and the human's choices, packed short enough to read aloud.
+
+A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-C510.A0B6C``:
+
+- the game code of the deal (``AV-0000-001A``, with its variant when not standard);
+- ``R1`` (the format version) followed by one letter per bot at the table, in seat order
+  (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game);
+- the moves: seat 0's choices, each written as the index of the chosen action among
+  ``legal_actions(0)`` sorted canonically (by the action's JSON text), packed in mixed radix into
+  one integer (a choice among n adds log2(n) bits; a forced move adds nothing), in Crockford
+  base32, grouped by 5;
+- a check of 5 characters: 2 from the replayed game itself (a hash of its final state), then 3 (15
+  bits of a BLAKE2b hash) over everything else, so a mistyped or missing character is refused before
+  any replay, and a code that replays to another game on this computer (a sheetkit whose bots or rules
+  changed since) is refused after it, never counted as a different game.
+
+Only seat 0 is written down; the opponents are bots, re-run on decoding exactly as the table runs
+them: the same kinds in the same seats, each seeded with ``bot_seed(deal seed, seat)``, asked to move
+whenever seat 0 does not have to (the order ``widgets/table_base.py``'s tables use). Chance comes
+from the deal's seed. Bots must therefore be deterministic given their seed and the calls made to
+them — every sheetkit bot is (their randomness is a seeded ``make_rng``). ``result_code`` replays the
+game this way before it writes a code and refuses (asking for the record file instead) when the
+replay would not give the same game, so a code that is shown always decodes to the game played.
+
+A game whose moves are not all listed by ``legal_actions`` (Key Harvest: a bid may be any mix of
+crops, so its list holds a few) or with more than ``MAX_CHOICES`` at one decision gets no code
+(``Unpackable``, with the reason): writing such moves out would make codes far too long to read aloud,
+so its record file (Save) is read instead — replayed with the seeded bots and checked the same way.
+The score is never in a code or trusted from a file: it is recomputed by replaying the moves.
+"""
+
+from __future__ import annotations
+
+import csv
+import hashlib
+import io
+import json
+import re
+from collections.abc import Iterable, Mapping, Sequence
+from dataclasses import dataclass, field
+from typing import Any
+
+from sheetkit.core.chance import derive_seed
+from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
+from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.protocol import GameState
+from sheetkit.core.records import parse_json, replay
+from sheetkit.core.registry import GameSpec, all_games
+
+VERSION = 1
+CHECK_CHARS = 3
+GAME_CHARS = 2
+GROUP = 5
+MAX_CHOICES = 4096        # more legal actions than this at one decision: use the record file
+MAX_CODE_CHARS = 600      # one result code (Kingdom Maps' are ~60 characters of moves)
+MAX_PASTE_CHARS = 300_000  # a whole paste
+MAX_ENTRIES = 500          # codes and files read in one go
+MAX_STEPS = 20_000         # table steps and moves in one replayed game (a guard, never reached in play)
+
+
+# ----- the bots at a class table ---------------------------------------------------------------
+def bot_seed(seed: int, seat: int) -> int:
+    """The seed of the bot in ``seat`` for a deal — the one every sheetkit table gives it."""
+    return derive_seed(seed, "table-bot", seat)
+
+
+def bot_names(kinds: Sequence[str]) -> list[str]:
+    """The bots' player names as a table writes them ('Greedy bot', 'Greedy bot 2', …)."""
+    names: list[str] = []
+    for kind in kinds:
+        base = f"{kind.title()} bot"
+        name, k = base, 2
+        while name in names:
+            name, k = f"{base} {k}", k + 1
+        names.append(name)
+    return names
+
+
+def bot_letters(spec: GameSpec) -> dict[str, str]:
+    """Bot kind → its letter in a result code: the first letter when those are unique, else A, B, C…"""
+    kinds = sorted(spec.bots)
+    firsts = [k[:1].upper() for k in kinds]
+    if len(set(firsts)) == len(kinds) and all(f.isalpha() and f.isascii() for f in firsts):
+        return dict(zip(kinds, firsts, strict=True))
+    return {k: chr(ord("A") + i) for i, k in enumerate(kinds)}
+
+
+def _spec_for(prefix: str) -> GameSpec:
+    for spec in all_games():
+        if spec.code_prefix.upper() == prefix.upper():
+            return spec
+    raise RecordError(f"no game here has codes starting {prefix[:4]!r}")
+
+
+def _deal_state(spec: GameSpec, gc: GameCode, kinds: Sequence[str]) -> GameState:
+    if gc.preset not in spec.presets:
+        raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(spec.presets)})")
+    return spec.new_state(spec.presets[gc.preset](), ["You", *bot_names(kinds)], seed=gc.seed)
+
+
+def canonical(actions: Iterable[Any]) -> list[Any]:
+    """Legal actions in the order a result code numbers them: by their JSON text."""
+    return sorted(actions, key=lambda a: json.dumps(a.to_json(), sort_keys=True))
+
+
+class Unpackable(RecordError):
+    """A game whose moves are not all among a listed few (e.g. Key Harvest's bids): its record file counts."""
+
+
+def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any, listed: bool = True) -> GameState:
+    """Play the deal: chance from the seed, bots as a table runs them, seat 0 by ``choose(legal, state)``.
+
+    ``listed=False`` calls ``choose(None, state)`` for seat 0's moves instead (a record's own moves, applied checked).
+    """
+    state = _deal_state(spec, gc, kinds)
+    bots = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(kinds, start=1)}
+    for _ in range(MAX_STEPS):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        current = state.current_players()
+        if not current:
+            raise RecordError("the game stopped with nobody to move")
+        if 0 in current and not listed:
+            state.apply(0, choose(None, state))
+        elif 0 in current:
+            legal = state.legal_actions(0)
+            if not legal:
+                raise RecordError("seat 0 must move but has no legal move")
+            if len(legal) > MAX_CHOICES:
+                raise Unpackable(f"{spec.title} has too many choices at one move to pack into a code — "
+                                 "send the record file (Save) instead")
+            state.apply(0, choose(canonical(legal), state))
+        else:
+            for p in current:
+                state.apply(p, bots[p].act(state, p))
+    raise RecordError("the game did not end")
+
+
+# ----- writing a code -----------------------------------------------------------------------------
+def _b32(value: int) -> str:
+    out = []
+    while True:
+        value, d = divmod(value, 32)
+        out.append(_ALPHABET[d])
+        if not value:
+            return "".join(reversed(out))
+
+
+def _hash_chars(text: str, n: int) -> str:
+    h = int.from_bytes(hashlib.blake2b(text.encode(), digest_size=8).digest(), "big")
+    return "".join(_ALPHABET[(h >> (5 * k)) & 31] for k in range(n))
+
+
+def _check(head: str, digits: str, game: str) -> str:
+    return _hash_chars(f"{head}|{digits}|{game}", CHECK_CHARS)
+
+
+def _game_check(state: GameState) -> str:
+    return _hash_chars(state.fingerprint(), GAME_CHARS)
+
+
+def _moves_by_player(log: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[int, list[Any]]]:
+    chance = [e for e in log if "chance" in e]
+    moves: dict[int, list[Any]] = {}
+    for e in log:
+        if "player" in e:
+            moves.setdefault(int(e["player"]), []).append(e["action"])
+    return chance, moves
+
+
+def result_code(state: GameState, bots: Sequence[str]) -> str:
+    """The result code of a finished game in which seat 0 played against ``bots`` (kinds, seats 1…).
+
+    Raises RecordError (with what to do instead) when the game has no code, is not over, or would
+    not replay identically from its code (e.g. a record loaded mid-game with bots that had other seeds).
+    """
+    if not state.is_terminal():
+        raise RecordError("the game is not finished yet")
+    code = getattr(state, "game_code", lambda: None)()
+    if not code:
+        raise RecordError("this deal has no game code — send the record file (Save) instead")
+    gc = parse_code(code)
+    spec = _spec_for(gc.prefix)
+    kinds = list(bots)
+    if len(kinds) != state.num_players - 1 or any(k not in spec.bots for k in kinds):
+        raise RecordError("the players at this table are not seat 0 and known bots — send the record file")
+    letters = bot_letters(spec)
+    mine = [e["action"] for e in state.log if e.get("player") == 0]
+    value, radix, k = 0, 1, 0
+
+    def choose(legal: list[Any], now: GameState) -> Any:
+        nonlocal value, radix, k
+        if k >= len(mine):
+            raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
+        want = mine[k]
+        k += 1
+        for i, a in enumerate(legal):
+            if a.to_json() == want:
+                value += i * radix
+                radix *= len(legal)
+                return a
+        if _legal_here(spec, now, want):
+            raise Unpackable(f"{spec.title}'s moves are not all among a few listed choices (its "
+                             f"{str(want.get('type', 'move'))[:20]} moves), so they do not fit a short code — "
+                             "send the record file (Save) instead")
+        raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
+
+    again = _drive(spec, gc, kinds, choose)
+    if k != len(mine) or _moves_by_player(again.log) != _moves_by_player(state.log):
+        raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{''.join(letters[b] for b in kinds)}"
+    digits = _b32(value)
+    game = _game_check(again)
+    return f"{head}.{_grouped(digits)}.{game}{_check(head, digits, game)}"
+
+
+def _legal_here(spec: GameSpec, state: GameState, action_json: Any) -> bool:
+    """True when a logged move is legal now although ``legal_actions`` did not list it."""
+    try:
+        state.check(0, spec.parse_action(action_json, "action"))
+    except SheetkitError:
+        return False
+    return True
+
+
+def _grouped(digits: str) -> str:
+    return "-".join(digits[i:i + GROUP] for i in range(0, len(digits), GROUP))
+
+
+# ----- reading codes ------------------------------------------------------------------------------
+@dataclass(frozen=True)
+class Result:
+    """One student's game, replayed from a result code or a record file (the score recomputed)."""
+
+    name: str
+    code: str                # the canonical result code
+    deal: str                # the deal's game code
+    bots: tuple[str, ...]    # bot kinds in seats 1…
+    state: GameState = field(repr=False, compare=False)
+    source: str = "code"
+
+    @property
+    def game(self) -> str:
+        """The game's registry name."""
+        return self.state.game_name
+
+    @property
+    def score(self) -> int:
+        """Seat 0's final score, from the replayed game."""
+        return int(self.state.scores()[0])
+
+    @property
+    def placing(self) -> int:
+        """Seat 0's placing at its table (1 = best; everyone shares 1 solo)."""
+        scores = self.state.scores()
+        placings = getattr(self.state, "placings", None)
+        return int(placings()[0]) if callable(placings) else 1 + sum(s > scores[0] for s in scores)
+
+
+@dataclass(frozen=True)
+class Skipped:
+    """An entry that was not read, and why (one line)."""
+
+    name: str
+    text: str
+    reason: str
+
+
+@dataclass(frozen=True)
+class ClassDeal:
+    """What a class plays: a game's deal and the bots at every student's table."""
+
+    deal: str
+    bots: tuple[str, ...] = ()
+
+    @property
+    def spec(self) -> GameSpec:
+        """The game of this deal."""
+        return _spec_for(parse_code(self.deal).prefix)
+
+
+def _shorten(text: str, n: int = 40) -> str:
+    text = " ".join(str(text).split())
+    return text if len(text) <= n else text[: n - 1] + "…"
+
+
+def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "") -> Result:
+    """Decode and replay one result code; RecordError with a one-line reason if it cannot count.
+
+    Forgiving of spaces, case and the letters I/L/O/U (read as 1, 1, 0, V) like game codes. With
+    ``expect``, a code of another deal or other bots is refused.
+    """
+    raw = str(text)
+    if len(raw) > MAX_CODE_CHARS:
+        raise RecordError(f"far too long for a result code ({len(raw):,} characters)")
+    compact = "".join(raw.split()).upper()
+    if not compact:
+        raise RecordError("empty")
+    parts = compact.split(".")
+    try:
+        gc = parse_code(parts[0])
+    except RecordError:
+        raise RecordError(f"{_shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1") from None
+    if not any(g.code_prefix.upper() == gc.prefix for g in all_games()):
+        raise RecordError(f"{_shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1")
+    if len(parts) == 1:
+        raise RecordError("a deal code without moves — a result code goes on with .R1… (copy it from the end "
+                          "of the game)")
+    if len(parts) > 4:
+        raise RecordError("not a result code — it has too many dots")
+    # The version is one digit (I, L and O read as 1, 1 and 0 there too), the bots' letters follow it.
+    version = parts[1][:1] + "".join(_READ_AS.get(ch, ch) for ch in parts[1][1:2]) + parts[1][2:]
+    m = re.fullmatch(r"R(\d)([A-Z]*)", version)
+    if not m:
+        raise RecordError("not a result code — after the deal it should go on with .R1")
+    if int(m.group(1)) != VERSION:
+        raise RecordError(f"made by another sheetkit version (R{m.group(1)}; this one reads R{VERSION})")
+    if len(parts) < 4 or len(parts[3]) < GAME_CHARS + CHECK_CHARS:
+        raise RecordError("cut short — the check characters at the end are missing")
+    spec = _spec_for(gc.prefix)
+    kind_of = {v: k for k, v in bot_letters(spec).items()}
+    try:
+        kinds = [kind_of[ch] for ch in m.group(2)]
+    except KeyError as e:
+        raise RecordError(f"unknown bot letter {e.args[0]!r} (letters: "
+                          f"{', '.join(f'{v} {k}' for k, v in bot_letters(spec).items())})") from None
+    digits = "".join(_READ_AS.get(ch, ch) for ch in parts[2].replace("-", ""))
+    check = "".join(_READ_AS.get(ch, ch) for ch in parts[3])
+    bad = [ch for ch in digits + check if ch not in _ALPHABET]
+    if bad or not digits:
+        raise RecordError(f"{bad[0]!r} is not a code character" if bad else "the moves are missing")
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{m.group(2)}"
+    game, check = check[:GAME_CHARS], check[GAME_CHARS:]
+    if check != _check(head, digits.lstrip("0") or "0", game):
+        raise RecordError("wrong check characters — a character is mistyped, or the code is cut short")
+    deal = make_code(gc.prefix, gc.seed, gc.preset)
+    _check_expected(gc, kinds, expect)
+    value = 0
+    for ch in digits:
+        value = value * 32 + _ALPHABET.index(ch)
+
+    def choose(legal: list[Any], _: GameState) -> Any:
+        nonlocal value
+        value, i = divmod(value, len(legal))
+        return legal[i]
+
+    try:
+        state = _drive(spec, gc, kinds, choose)
+    except (IllegalAction, KeyError, ValueError, IndexError, StopIteration) as e:
+        raise RecordError(f"could not be replayed ({_shorten(str(e), 80)})") from None
+    if value:
+        raise RecordError("damaged — it holds more moves than the game has")
+    if _game_check(state) != game:
+        raise RecordError("it replays to another game here — made by another sheetkit version? "
+                          "Send the record file (Save) instead")
+    return Result(name, f"{head}.{_grouped(digits.lstrip('0') or '0')}.{game}{check}", deal, tuple(kinds), state)
+
+
+def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: str = "") -> Result:
+    """Read a saved record file: replayed, checked to be the class's game, and turned into its result code.
+
+    The record's bots' moves must be what the bots play (the game is re-played with the seeded bots), so
+    an edited record cannot change the opponents' moves or the score. A game whose moves do not fit a
+    code (Key Harvest) counts from its file alone, with no code.
+    """
+    text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
+    state = replay(parse_json(text))
+    if not state.is_terminal():
+        raise RecordError("the game in this file is not finished")
+    code = getattr(state, "game_code", lambda: None)()
+    if not code:
+        raise RecordError("this game's deal has no code, so it cannot be compared with the class")
+    gc = parse_code(code)
+    spec = _spec_for(gc.prefix)
+    kinds = []
+    for who in state.players[1:]:
+        kind = next((k for k in spec.bots if who in bot_names([k] * 4)), None)
+        if kind is None:
+            raise RecordError(f"{_shorten(who, 30)!r} is not a sheetkit bot — class games are played "
+                              "solo or against bots")
+        kinds.append(kind)
+    who = state.players[0] if state.players[0] not in ("You", "") else name
+    try:
+        return read_result_code(result_code(state, kinds), expect, name=who or name)
+    except Unpackable:
+        pass
+    _check_expected(gc, kinds, expect)
+    mine = iter([spec.parse_action(e["action"], "action") for e in state.log if e.get("player") == 0])
+    try:
+        again = _drive(spec, gc, kinds, lambda _legal, _state: next(mine), listed=False)
+    except StopIteration:
+        raise RecordError("the bots' moves in this file are not what the bots play on this deal") from None
+    if _moves_by_player(again.log) != _moves_by_player(state.log):
+        raise RecordError("the bots' moves in this file are not what the bots play on this deal")
+    return Result(who or name, "", make_code(gc.prefix, gc.seed, gc.preset), tuple(kinds), again)
+
+
+def _check_expected(gc: GameCode, kinds: Sequence[str], expect: ClassDeal | None) -> None:
+    """Refuse a game of another deal or against other bots than the class's."""
+    if expect is None:
+        return
+    want = parse_code(expect.deal)
+    if (gc.prefix, gc.seed, gc.preset) != (want.prefix, want.seed, want.preset):
+        raise RecordError(f"a code of another deal ({make_code(gc.prefix, gc.seed, gc.preset)}); "
+                          f"the class plays {expect.deal}")
+    if tuple(kinds) != tuple(expect.bots):
+        raise RecordError(f"played against other bots ({', '.join(kinds) or 'solo'}); the class plays "
+                          f"{', '.join(expect.bots) or 'solo'}")
+
+
+# ----- many at once -------------------------------------------------------------------------------
+# A result code in running text: a deal code, a dot, R and the version, then code characters, dashes and
+# dots (the finder is loose on purpose: the reader gives the reason when what it found is damaged).
+_FIND = re.compile(r"[A-Za-z]{2}-[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}(?:-[A-Za-z][A-Za-z0-9]*)?(?:\.[0-9A-Za-z-]*)*")
+_NAME_CUT = re.compile(r"[:\]\)>|]")
+
+
+def find_codes(text: str) -> list[tuple[str, str]]:
+    """(name, code text) for every result code in a paste: one per line or in mixed text.
+
+    A name is what stands right before the code followed by a colon ('Anna: AV-…'); a line holding
+    only a code written with spaces ('av 0000 001a.r1 3kd9q …') is read whole.
+    """
+    found: list[tuple[str, str]] = []
+    for line in text.splitlines():
+        hits = list(_FIND.finditer(line))
+        if not hits:
+            body = line.split(":", 1)[1] if ":" in line else line
+            if re.search(r"\.\s*[Rr]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
+                hits_text = [(line.split(":", 1)[0] if ":" in line else "", body)]
+                found += [(_shorten(n, 40).strip(), b.strip()) for n, b in hits_text]
+            continue
+        for h in hits:
+            before = line[: h.start()].rstrip()
+            name = ""
+            if before.endswith(":"):
+                name = _NAME_CUT.split(before[:-1])[-1].strip()
+            found.append((_shorten(name, 40), h.group(0).rstrip(".-")))
+    return found
+
+
+@dataclass
+class Gathered:
+    """What a paste and a pile of files gave: the games that count, and the entries skipped with reasons."""
+
+    results: list[Result] = field(default_factory=list)
+    skipped: list[Skipped] = field(default_factory=list)
+
+
+def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: ClassDeal | None = None) -> Gathered:
+    """Read every result code in ``text`` and every (filename, bytes) record file; nothing is lost to one bad entry.
+
+    Students without a name are numbered ('student 1', …) in the order they came.
+    """
+    out = Gathered()
+    if len(text) > MAX_PASTE_CHARS:
+        out.skipped.append(Skipped("paste", _shorten(text), f"the paste is too long ({len(text):,} characters; "
+                                   f"at most {MAX_PASTE_CHARS:,}) — paste fewer codes at a time"))
+        text = ""
+    entries: list[tuple[str, str, Any]] = [(n, c, None) for n, c in find_codes(text)]
+    entries += [(fname, "", data) for fname, data in files]
+    if len(entries) > MAX_ENTRIES:
+        out.skipped.append(Skipped("paste", f"{len(entries)} entries", f"only the first {MAX_ENTRIES} are read"))
+        entries = entries[:MAX_ENTRIES]
+    unnamed = 0
+    for name, code, data in entries:
+        try:
+            if data is None:
+                r = read_result_code(code, expect, name)
+            else:
+                r = read_record_file(data, expect, name="")
+                r = Result(r.name or name, r.code, r.deal, r.bots, r.state, source=name)
+        except SheetkitError as e:
+            reason = e.reason if isinstance(e, RecordError) else str(e)
+            out.skipped.append(Skipped(name, "record file" if data is not None else _shorten(code), reason))
+            continue
+        except Exception as e:  # a hostile file must cost only itself, never the rest of the class
+            out.skipped.append(Skipped(name, "record file" if data is not None else _shorten(code),
+                                       f"cannot be read ({type(e).__name__})"))
+            continue
+        if not r.name:
+            unnamed += 1
+            r = Result(f"student {unnamed}", r.code, r.deal, r.bots, r.state, r.source)
+        out.results.append(r)
+    return out
+
+
+def leaderboard(results: Sequence[Result]) -> list[dict[str, Any]]:
+    """Rows best first: rank (ties share it), name, score, placing at the table, code, source."""
+    ordered = sorted(results, key=lambda r: -r.score)
+    rows = []
+    for r in ordered:
+        rank = 1 + sum(1 for o in ordered if o.score > r.score)
+        rows.append({"rank": rank, "name": r.name, "score": r.score, "placing": r.placing,
+                     "deal": r.deal, "bots": ",".join(r.bots) or "solo", "code": r.code, "source": r.source})
+    return rows
+
+
+CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source")
+
+
+def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> str:
+    """The leaderboard as CSV (skipped entries after it, score empty, with their reason in 'source')."""
+    buf = io.StringIO()
+    w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
+    w.writeheader()
+    for row in leaderboard(results):
+        w.writerow({k: _cell(v) for k, v in row.items()})
+    for s in skipped:
+        w.writerow({"rank": "", "name": _cell(s.name), "score": "", "placing": "", "deal": "", "bots": "",
+                    "code": _cell(s.text), "source": _cell(f"skipped: {s.reason}")})
+    return buf.getvalue()
+
+
+def _cell(value: Any) -> Any:
+    """A text a student typed never starts a spreadsheet formula (it is written with a ' in front)."""
+    if isinstance(value, str) and value[:1] in ("=", "+", "-", "@", "\t", "\r"):
+        return "'" + value
+    return value

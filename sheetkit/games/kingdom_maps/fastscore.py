@@ -1,0 +1,570 @@
+"""Incremental criteria scoring for the bots: what drawing one more hex adds, without rescoring the map.
+
+``MapScorer(board, cells, codes)`` holds one map and small tables kept up to date hex by hex
+(neighbour counts per terrain, one-terrain groups and their sizes, each lake's shore kinds, each row's
+kinds and longest runs, terrain counts). ``deltas(hexes, t)`` answers, for every empty hex in
+``hexes``, how much the criteria in play would gain if it were drawn as terrain ``t`` — the bots'
+``guide`` (score plus hint) of each criterion, summed, in **tenths** so the arithmetic is exact
+integers (every criterion and hint is a multiple of 0.1); ``place(h, t)`` draws the hex.
+
+Only the hexes a drawn hex touches can change: its neighbours' terms (A3, A5, A6), the groups it
+joins (A1, A2, A4, B5, B6), its row (B2, B3), its edge neighbours (B1); B4 depends only on the
+terrain. ``tests/test_kingdom_bot_golden.py`` checks ``deltas`` against full rescoring with
+``CRITERIA[c].guide`` on random maps.
+"""
+
+from __future__ import annotations
+
+from bisect import insort
+from collections.abc import Sequence
+from functools import lru_cache
+from typing import Any
+
+from sheetkit.games.kingdom_maps.board import Board
+from sheetkit.games.kingdom_maps.criteria import (
+    BORDER_POINTS,
+    BUSY_KINDS,
+    BUSY_POINTS,
+    FOREST_MIN,
+    MIXED_KINDS,
+    MIXED_POINTS,
+    PATCH_MIN,
+    PATCH_POINTS,
+    RANGE_MIN,
+    RANGE_POINTS,
+    REGION_MIN,
+    REGION_POINTS,
+    RUN_MIN,
+    RUN_POINTS,
+    SCARCE_POINTS,
+)
+from sheetkit.games.kingdom_maps.terrains import BLANK, FIELD, FOREST, LAKE, MEADOW, MOUNTAIN, VILLAGE
+
+T = 7  # slots per hex in the neighbour-count table: 0 (empty) and terrains 1–6
+ALL_TERRAINS = 0b1111110  # bit t for terrains 1–6
+NOT_VILLAGE = ALL_TERRAINS & ~(1 << VILLAGE)
+# Criteria whose bot hint is not a whole number: their float sums can differ in the last bit with the
+# order of the terms, so exact ties between hexes are settled on the floats (see bots.GreedyBot).
+FRACTIONAL = frozenset({"A3", "A6", "B3"})
+
+def _point_eights(n: int) -> tuple[float, ...]:
+    out, s = [0.0], 0.0
+    for _ in range(n):
+        s += 0.8
+        out.append(s)
+    return tuple(out)
+
+
+POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
+SLOTS: dict[str, int] = {f"{g}{k}": 6 * (g == "B") + k - 1 for g in "AB" for k in range(1, 7)}  # A1 → 0 … B6 → 11
+
+
+@lru_cache(maxsize=16)
+def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
+    """Per hex: its row number, its position in the row, and its partners along the border walk (B1)."""
+    row_of = [0] * board.size
+    pos_of = [0] * board.size
+    for r, row in enumerate(board.rows):
+        for k, i in enumerate(row):
+            row_of[i], pos_of[i] = r, k
+    partners: list[list[int]] = [[] for _ in range(board.size)]
+    for a, b in board.edge_pairs:
+        partners[a].append(b)
+        partners[b].append(a)
+    return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
+
+
+def _longest_run(cells: Sequence[int], row: Sequence[int]) -> int:
+    best = run = 0
+    prev = BLANK
+    for i in row:
+        c = cells[i]
+        run = run + 1 if c != BLANK and c == prev else (1 if c != BLANK else 0)
+        prev = c
+        best = max(best, run)
+    return best
+
+
+def _mixed_tenths(kinds: int, blank: bool) -> int:
+    """B3's guide for one row, in tenths: 5 points at 4 kinds; hints 2.0 / 0.8 one or two kinds short."""
+    if kinds >= MIXED_KINDS:
+        return 10 * MIXED_POINTS
+    if blank and kinds == MIXED_KINDS - 1:
+        return 20
+    if blank and kinds == MIXED_KINDS - 2:
+        return 8
+    return 0
+
+
+def _scarce_tenths(counts: Sequence[int]) -> int:
+    """B4's guide in tenths: 4 × the scarcest terrain, 3 × the next, 2 ×, 1 × (the hint)."""
+    low = sorted(counts[1:])
+    return 10 * SCARCE_POINTS * low[0] + 30 * low[1] + 20 * low[2] + 10 * low[3]
+
+
+def _village_tenths(kinds: int, blank: bool) -> int:
+    """A6's guide for one village, in tenths: 2 points at 2 other kinds; hint 0.8 at one kind with room."""
+    if kinds >= BUSY_KINDS:
+        return 10 * BUSY_POINTS
+    return 8 if blank and kinds == BUSY_KINDS - 1 else 0
+
+
+@lru_cache(maxsize=512)
+def _flags(use: frozenset[str], t: int) -> tuple[Any, ...]:
+    """What ``deltas`` must look at for terrain ``t`` with these criteria in play (and a lone hex's gains)."""
+    a1 = "A1" in use and t == MOUNTAIN
+    a2 = "A2" in use and t == FOREST
+    a5 = "A5" in use and t == MEADOW
+    b5, b6 = "B5" in use, "B6" in use
+    alone_parts = (10 * RANGE_POINTS * (RANGE_MIN <= 1) if a1 else 0, 10 * (FOREST_MIN <= 1) if a2 else 0,
+                   10 * PATCH_POINTS * (PATCH_MIN <= 1) if b5 else 0,
+                   10 * REGION_POINTS * (REGION_MIN <= 1) if b6 else 0)
+    return (a1, a2, "A3" in use, "A4" in use, a5, "A6" in use, "B1" in use, "B2" in use, "B3" in use, "B4" in use,
+            b5, b6, a1 or a2 or b5 or b6, sum(alone_parts), alone_parts)
+
+
+def _village_state(kinds: int, blank: bool) -> int:
+    """A6 for one village: 2 scores, 1 earns the hint, 0 neither."""
+    return 2 if kinds >= BUSY_KINDS else 1 if blank and kinds == BUSY_KINDS - 1 else 0
+
+
+class MapScorer:
+    """One player's map and the running tables that make a hex's score gain a few look-ups."""
+
+    __slots__ = ("board", "cells", "codes", "counts", "gid", "gmembers", "gsize", "lmask", "nbrs", "nc", "nm",
+                 "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
+
+    def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
+        self.board = board
+        self.codes = tuple(codes)
+        self.use = frozenset(codes)
+        self.nbrs = board.nbrs
+        self.rows = board.rows
+        self.row_of, self.pos_of, self.partners = _tables(board)
+        n = board.size
+        self.cells = list(cells)
+        cells = self.cells
+        nc = [0] * (n * T)  # nc[i*7 + t]: neighbours of hex i holding terrain t (t = 0: empty)
+        nm = [0] * n  # bit t set when a neighbour holds terrain t (1–6)
+        for i in range(n):
+            for b in self.nbrs[i]:
+                c = cells[b]
+                nc[i * T + c] += 1
+                if c:
+                    nm[i] |= 1 << c
+        self.nc, self.nm = nc, nm
+        # One-terrain groups: a label per drawn hex (-1 empty), size and members per label.
+        gid = [-1] * n
+        gsize = [0] * n
+        gmembers: dict[int, list[int]] = {}
+        for s in range(n):
+            if gid[s] >= 0 or not cells[s]:
+                continue
+            t = cells[s]
+            gid[s] = s
+            grp = [s]
+            k = 0
+            while k < len(grp):
+                for b in self.nbrs[grp[k]]:
+                    if gid[b] < 0 and cells[b] == t:
+                        gid[b] = s
+                        grp.append(b)
+                k += 1
+            gsize[s] = len(grp)
+            gmembers[s] = grp
+        self.gid, self.gsize, self.gmembers = gid, gsize, gmembers
+        # Each lake's shore: bit t for every other terrain touching it (A4).
+        lmask = [0] * n
+        for lab, grp in gmembers.items():
+            if cells[lab] == LAKE:
+                m = 0
+                for i in grp:
+                    m |= nm[i]
+                lmask[lab] = m & ALL_TERRAINS & ~(1 << LAKE)
+        self.lmask = lmask
+        self.rmask = [0] * len(self.rows)  # bit t per terrain present in the row
+        self.rblank = [0] * len(self.rows)  # empty hexes in the row
+        self.rok = [False] * len(self.rows)  # the row already has a run of 4 (B2)
+        for r, row in enumerate(self.rows):
+            for i in row:
+                if cells[i]:
+                    self.rmask[r] |= 1 << cells[i]
+                else:
+                    self.rblank[r] += 1
+            self.rok[r] = _longest_run(cells, row) >= RUN_MIN
+        self.counts = [0] * 7
+        for c in cells:
+            self.counts[c] += 1
+
+    def copy(self) -> MapScorer:
+        """An independent copy (cheap: flat lists)."""
+        new = MapScorer.__new__(MapScorer)
+        for name in ("board", "codes", "use", "nbrs", "rows", "row_of", "pos_of", "partners"):
+            setattr(new, name, getattr(self, name))
+        new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
+        new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
+        new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
+        new.rmask, new.rblank, new.rok = list(self.rmask), list(self.rblank), list(self.rok)
+        new.counts = list(self.counts)
+        return new
+
+    # ----- what one more hex adds ------------------------------------------------------------
+    def deltas(self, hexes: Sequence[int], t: int, split: list[list[int]] | None = None,
+               bonus: Sequence[float] | None = None) -> list[float]:
+        """For each empty hex in ``hexes``: the gain (tenths) of the criteria's guides if it were drawn as ``t``.
+
+        With ``split`` (a list), also appends each hex's gain per criterion, in ``SLOTS`` order (A1…B6).
+        ``bonus`` (tenths per hex) is added to each hex's gain, not to ``split``.
+        """
+        cells, nc, nm, nbrs = self.cells, self.nc, self.nm, self.nbrs
+        gid, gsize, lmask = self.gid, self.gsize, self.lmask
+        a1, a2, a3, a4, a5, a6, b1, b2, b3, b4, b5, b6, grouped, alone, alone_parts = _flags(self.use, t)
+        bit = 1 << t
+        const = 0
+        if b4:
+            after = list(self.counts)
+            after[t] += 1
+            const = _scarce_tenths(after) - _scarce_tenths(self.counts)
+        row_gain: dict[int, int] = {}
+        out = []
+        sp = split is not None
+        part = [0] * 12
+        for h in hexes:
+            d = const if bonus is None else const + bonus[h]
+            if sp:
+                part = [0] * 12
+                part[9] = const
+            nb = nbrs[h]
+            base = h * T
+            if grouped:
+                if nc[base + t]:  # h joins one or more groups of its terrain
+                    new = 1
+                    n_range = forest = n_patch = n_region = 0
+                    labs: list[int] = []
+                    for b in nb:
+                        if cells[b] == t:
+                            g = gid[b]
+                            if g not in labs:
+                                labs.append(g)
+                                s = gsize[g]
+                                new += s
+                                if s >= RANGE_MIN:
+                                    n_range += 1
+                                if s >= FOREST_MIN:
+                                    forest += s
+                                if s >= PATCH_MIN:
+                                    n_patch += 1
+                                if s >= REGION_MIN:
+                                    n_region += 1
+                    if a1:
+                        x = 10 * RANGE_POINTS * ((new >= RANGE_MIN) - n_range)
+                        d += x
+                        part[0] = x
+                    if a2:
+                        x = 10 * ((new if new >= FOREST_MIN else 0) - forest)
+                        d += x
+                        part[1] = x
+                    if b5:
+                        x = 10 * PATCH_POINTS * ((new >= PATCH_MIN) - n_patch)
+                        d += x
+                        part[10] = x
+                    if b6:
+                        x = 10 * REGION_POINTS * ((new >= REGION_MIN) - n_region)
+                        d += x
+                        part[11] = x
+                else:  # a group of one
+                    d += alone
+                    if sp:
+                        part[0], part[1], part[10], part[11] = alone_parts
+            if a3:  # 2 per watered field; hints 0.8 per lake and 0.4 per dry field with an empty neighbour
+                x = 0
+                if t == FIELD:
+                    x = 20 if nc[base + LAKE] else 4 if nc[base] else 0
+                elif t == LAKE and nc[base]:
+                    x = 8
+                if nc[base + LAKE] or nc[base + FIELD]:
+                    for b in nb:  # h is an empty neighbour of each: their hints held before
+                        c = cells[b]
+                        if c == LAKE:
+                            if nc[b * T] == 1:
+                                x -= 8
+                        elif c == FIELD and not nc[b * T + LAKE]:
+                            if t == LAKE:
+                                x += 16  # watered now (+2), no more hint (-0.4)
+                            elif nc[b * T] == 1:
+                                x -= 4
+                d += x
+                part[2] = x
+            if a4:
+                x = 0
+                if t == LAKE:
+                    m = nm[h] & ALL_TERRAINS & ~(1 << LAKE)
+                    old = 0
+                    seen: list[int] = []
+                    for b in nb:
+                        if cells[b] == LAKE and gid[b] not in seen:
+                            g = gid[b]
+                            seen.append(g)
+                            m |= lmask[g]
+                            old += lmask[g].bit_count()
+                    x = 20 * (m.bit_count() - old)
+                elif nc[base + LAKE]:
+                    seen = []
+                    for b in nb:
+                        if cells[b] == LAKE and gid[b] not in seen:
+                            seen.append(gid[b])
+                            if not lmask[gid[b]] & bit:
+                                x += 20
+                d += x
+                part[3] = x
+            if a5:
+                x = 20 if nc[base + MEADOW] == 2 else 0
+                for b in nb:
+                    if cells[b] == MEADOW:
+                        k = nc[b * T + MEADOW]
+                        x += -20 if k == 2 else 20 if k == 1 else 0
+                d += x
+                part[4] = x
+            if a6:
+                x = 0
+                if t == VILLAGE:
+                    x = _village_tenths((nm[h] & NOT_VILLAGE).bit_count(), nc[base] > 0)
+                if nc[base + VILLAGE]:
+                    for b in nb:  # h is an empty neighbour of each village here
+                        if cells[b] == VILLAGE:
+                            m = nm[b] & NOT_VILLAGE
+                            new_m = m if t == VILLAGE else m | bit
+                            if new_m != m or nc[b * T] == 1:
+                                x += (_village_tenths(new_m.bit_count(), nc[b * T] > 1)
+                                      - _village_tenths(m.bit_count(), True))
+                d += x
+                part[5] = x
+            if b1:
+                x = 0
+                for b in self.partners[h]:
+                    c = cells[b]
+                    if c and c != t:
+                        x += 10 * BORDER_POINTS
+                d += x
+                part[6] = x
+            if b2 or b3:
+                r = self.row_of[h]
+                if b2 and not self.rok[r]:
+                    row, k = self.rows[r], self.pos_of[h]
+                    run = 1
+                    j = k - 1
+                    while j >= 0 and cells[row[j]] == t:
+                        run, j = run + 1, j - 1
+                    j = k + 1
+                    while j < len(row) and cells[row[j]] == t:
+                        run, j = run + 1, j + 1
+                    if run >= RUN_MIN:
+                        d += 10 * RUN_POINTS
+                        part[7] = 10 * RUN_POINTS
+                if b3:
+                    g = row_gain.get(r)
+                    if g is None:
+                        m, blanks = self.rmask[r], self.rblank[r]
+                        g = row_gain[r] = (_mixed_tenths((m | bit).bit_count(), blanks > 1)
+                                           - _mixed_tenths(m.bit_count(), blanks > 0))
+                    d += g
+                    part[8] = g
+            out.append(d)
+            if sp:
+                split.append(part)  # type: ignore[union-attr]
+        return out
+
+    # ----- drawing a hex -----------------------------------------------------------------
+    def place(self, h: int, t: int) -> None:
+        """Draw terrain ``t`` on empty hex ``h`` and bring every table up to date."""
+        cells, nc, nm, gid = self.cells, self.nc, self.nm, self.gid
+        bit = 1 << t
+        labs: list[int] = []
+        lakes: list[int] = []
+        for b in self.nbrs[h]:
+            nc[b * T] -= 1
+            nc[b * T + t] += 1
+            nm[b] |= bit
+            c = cells[b]
+            if c == t:
+                if gid[b] not in labs:
+                    labs.append(gid[b])
+            elif c == LAKE and gid[b] not in lakes:
+                lakes.append(gid[b])
+        cells[h] = t
+        members = [h]
+        mask = nm[h] & ~(1 << LAKE)
+        for g in labs:
+            grp = self.gmembers.pop(g)
+            members += grp
+            mask |= self.lmask[g]
+            self.lmask[g] = 0
+            self.gsize[g] = 0
+        for i in members:
+            gid[i] = h
+        self.gmembers[h] = members
+        self.gsize[h] = len(members)
+        if t == LAKE:
+            self.lmask[h] = mask
+        else:
+            for g in lakes:
+                self.lmask[g] |= bit
+        r = self.row_of[h]
+        self.rmask[r] |= bit
+        self.rblank[r] -= 1
+        if not self.rok[r]:  # only a run through h can be new
+            row, k = self.rows[r], self.pos_of[h]
+            run = 1
+            j = k - 1
+            while j >= 0 and cells[row[j]] == t:
+                run, j = run + 1, j - 1
+            j = k + 1
+            while j < len(row) and cells[row[j]] == t:
+                run, j = run + 1, j + 1
+            self.rok[r] = run >= RUN_MIN
+        self.counts[0] -= 1
+        self.counts[t] += 1
+
+    # ----- exact floats, for settling exact ties -----------------------------------------
+    def fractional_guide(self, code: str, h: int, t: int, scan: Sequence[int] | None = None) -> float:
+        """``CRITERIA[code].guide`` (A3, A6 or B3) of the map with ``h`` drawn as ``t``, to the last bit.
+
+        Same terms added in the same order as the criterion's own hint function, so the same float.
+        ``scan``: the hexes that may hold a term, in order (A3: lakes and fields with ``h``; A6: villages
+        with ``h``) — every hex when None.
+        """
+        cells, nc, nm, nbrs = self.cells, self.nc, self.nm, self.nbrs
+        near = nbrs[h] if h >= 0 else ()
+        saved_nm = [nm[b] for b in near]
+        if h >= 0:
+            cells[h] = t
+        for b in near:
+            nc[b * T] -= 1
+            nc[b * T + t] += 1
+            nm[b] |= 1 << t
+        try:
+            count = 0
+            bonus = 0.0
+            if code == "A3":
+                for i in range(len(cells)) if scan is None else scan:
+                    c = cells[i]
+                    if c == LAKE:
+                        if nc[i * T]:
+                            bonus += 0.8
+                    elif c == FIELD:
+                        if nc[i * T + LAKE]:
+                            count += 1
+                        elif nc[i * T]:
+                            bonus += 0.4
+                return 2 * count + bonus
+            if code == "A6":
+                other = ~(1 << VILLAGE)
+                for i in range(len(cells)) if scan is None else scan:
+                    if cells[i] == VILLAGE:
+                        kinds = (nm[i] & other).bit_count()
+                        if kinds >= BUSY_KINDS:
+                            count += 1
+                        elif nc[i * T] and kinds == BUSY_KINDS - 1:
+                            bonus += 0.8
+                return BUSY_POINTS * count + bonus
+            if code == "B3":
+                r_h = self.row_of[h] if h >= 0 else -1
+                for r in range(len(self.rows)):
+                    m, blanks = self.rmask[r], self.rblank[r]
+                    if r == r_h:
+                        m, blanks = m | (1 << t), blanks - 1
+                    kinds = m.bit_count()
+                    if kinds >= MIXED_KINDS:
+                        count += 1
+                    elif blanks and kinds == MIXED_KINDS - 1:
+                        bonus += 2.0
+                    elif blanks and kinds == MIXED_KINDS - 2:
+                        bonus += 0.8
+                return MIXED_POINTS * count + bonus
+            raise ValueError(f"{code} has no fractional hint")
+        finally:
+            if h >= 0:
+                cells[h] = BLANK
+            for b, m in zip(near, saved_nm, strict=True):
+                nc[b * T] += 1
+                nc[b * T + t] -= 1
+                nm[b] = m
+
+    def term_hexes(self, code: str, h: int) -> list[int]:
+        """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
+        cells = self.cells
+        if code == "A3":
+            out = [i for i in range(len(cells)) if cells[i] == LAKE or cells[i] == FIELD]
+        elif code == "A6":
+            out = [i for i in range(len(cells)) if cells[i] == VILLAGE]
+        else:
+            return []
+        if h >= 0:
+            insort(out, h)
+        return out
+
+    def village_counts(self) -> tuple[int, int]:
+        """A6 on this map: (villages scoring, villages earning the 0.8 hint)."""
+        cells, nc, nm = self.cells, self.nc, self.nm
+        other = ~(1 << VILLAGE)
+        count = hinted = 0
+        for i in range(len(cells)):
+            if cells[i] == VILLAGE:
+                s = _village_state((nm[i] & other).bit_count(), nc[i * T] > 0)
+                count += s == 2
+                hinted += s == 1
+        return count, hinted
+
+    def village_counts_delta(self, h: int, t: int) -> tuple[int, int]:
+        """How ``village_counts`` changes if hex ``h`` is drawn as ``t`` (only h and its villages can change)."""
+        cells, nc, nm = self.cells, self.nc, self.nm
+        other = ~(1 << VILLAGE)
+        dc = dk = 0
+        if t == VILLAGE:
+            s = _village_state((nm[h] & other).bit_count(), nc[h * T] > 0)
+            dc += s == 2
+            dk += s == 1
+        for b in self.nbrs[h]:
+            if cells[b] == VILLAGE:
+                m = nm[b] & other
+                old = _village_state(m.bit_count(), nc[b * T] > 0)
+                new = _village_state((m | (1 << t) if t != VILLAGE else m).bit_count(), nc[b * T] > 1)
+                dc += (new == 2) - (old == 2)
+                dk += (new == 1) - (old == 1)
+        return dc, dk
+
+    # ----- whole scores from the tables ----------------------------------------------------
+    def scores(self) -> dict[str, int]:
+        """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables."""
+        cells, nc = self.cells, self.nc
+        n = len(cells)
+        sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()]
+        out: dict[str, int] = {}
+        for code in self.codes:
+            if code == "A1":
+                v = RANGE_POINTS * sum(1 for t, s in sizes if t == MOUNTAIN and s >= RANGE_MIN)
+            elif code == "A2":
+                v = sum(s for t, s in sizes if t == FOREST and s >= FOREST_MIN)
+            elif code == "A3":
+                v = 2 * sum(1 for i in range(n) if cells[i] == FIELD and nc[i * T + LAKE])
+            elif code == "A4":
+                v = 2 * sum(self.lmask[g].bit_count() for g in self.gmembers if cells[g] == LAKE)
+            elif code == "A5":
+                v = 2 * sum(1 for i in range(n) if cells[i] == MEADOW and nc[i * T + MEADOW] == 2)
+            elif code == "A6":
+                v = BUSY_POINTS * self.village_counts()[0]
+            elif code == "B1":
+                v = BORDER_POINTS * sum(1 for a, b in self.board.edge_pairs
+                                        if cells[a] and cells[b] and cells[a] != cells[b])
+            elif code == "B2":
+                v = RUN_POINTS * sum(self.rok)
+            elif code == "B3":
+                v = MIXED_POINTS * sum(1 for m in self.rmask if m.bit_count() >= MIXED_KINDS)
+            elif code == "B4":
+                v = SCARCE_POINTS * min(self.counts[1:])
+            elif code == "B5":
+                v = PATCH_POINTS * sum(1 for _, s in sizes if s >= PATCH_MIN)
+            else:
+                v = REGION_POINTS * sum(1 for _, s in sizes if s >= REGION_MIN)
+            out[code] = v
+        return out

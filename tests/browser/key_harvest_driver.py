@@ -1,0 +1,150 @@
+"""Drive notebooks/key_harvest.ipynb in Chromium like a player: read what the page offers, click it.
+
+The table publishes what is legal now in a hidden element, ``.sk-hooks .sk-kh-state``
+(``data-state``: JSON with whose move it is, the pending decision and its choices, the spaces to
+harvest, the store tiles to buy, the registry tiles to bid for, and where each space and town tile
+is in its canvas's own pixels). The driver clicks those canvases with a real mouse (canvas pixel →
+page point through the canvas's shown size, so a scaled canvas works too) and presses the buttons.
+
+Its plan each turn: harvest a group; then buy a bot's store tile if one is offered, else bid one
+counter for a registry tile; then End turn. Decisions take the first offered choice (a crop, a tile)
+and decline the land sale.
+"""
+
+from __future__ import annotations
+
+import json
+import time
+from typing import Any
+
+from voila_harness import HarnessError, wait_ready
+
+from sheetkit.games.key_harvest.crops import CROPS
+
+JS_STATE = """() => { const el = document.querySelector('.sk-kh-state');
+  return el ? el.getAttribute('data-state') : null; }"""
+
+JS_POINT = """([sel, x, y]) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const cs = el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
+  const c = cs[cs.length - 1];
+  let r = c.getBoundingClientRect();
+  const py = r.top + y * r.height / c.height;
+  if (py < 0 || py > window.innerHeight) {   // a small screen: bring the canvas into view first
+    c.scrollIntoView({block: 'center'});      // (Voila scrolls an inner box, not the window)
+    r = c.getBoundingClientRect();
+  }
+  return [r.left + x * r.width / c.width, r.top + y * r.height / c.height];
+}"""
+
+
+def page_state(page: Any) -> dict[str, Any]:
+    """The table's published state (what is legal now)."""
+    raw = page.evaluate(JS_STATE)
+    if not raw:
+        raise HarnessError("no .sk-kh-state element on the page")
+    return dict(json.loads(raw))
+
+
+def click_canvas_at(page: Any, selector: str, x: float, y: float) -> None:
+    """Click the canvas ``selector`` at its own pixel (x, y) with the mouse."""
+    pt = page.evaluate(JS_POINT, [selector, x, y])
+    if pt is None:
+        raise HarnessError(f"no canvas {selector}")
+    page.mouse.click(pt[0], pt[1])
+
+
+class KeyHarvestDriver:
+    """notebooks/key_harvest.ipynb: plays seat 0 by the page's own list of legal moves."""
+
+    name = "key-harvest"
+    notebook = "notebooks/key_harvest.ipynb"
+
+    def __init__(self, code: str = "KH-0000-0001", bots: str = "greedy,greedy") -> None:
+        self.code, self.bots = code, bots
+        self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
+        self.actions: list[str] = []     # what was clicked, in order (for failure messages)
+        self.kinds: set[str] = set()
+
+    def wait_ready(self, page: Any, timeout: float = 120) -> None:
+        """Wait until the board is drawn and the table waits for you."""
+        wait_ready(page, None, timeout=timeout)
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            if page.evaluate(JS_STATE):
+                return
+            page.wait_for_timeout(100)
+        raise HarnessError("the table never published its state")
+
+    def wait_change(self, page: Any, serial: int, timeout: float = 30) -> dict[str, Any]:
+        """Wait until the table has rendered again after an action (its serial moved on)."""
+        deadline = time.monotonic() + timeout
+        while time.monotonic() < deadline:
+            st = page_state(page)
+            if st["serial"] != serial:
+                return st
+            page.wait_for_timeout(15)
+        raise HarnessError(f"the table did not answer within {timeout:.0f} s after {self.actions[-4:]}; "
+                           f"status: {page.locator('.sk-status').first.inner_text()!r}")
+
+    def _button(self, page: Any, selector: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
+        self.actions.append(what)
+        page.locator(selector).first.click()
+        return self.wait_change(page, st["serial"])
+
+    def _board(self, page: Any, code: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
+        self.actions.append(what)
+        x, y = st["board"][code]
+        click_canvas_at(page, ".sk-board", x, y)
+        return self.wait_change(page, st["serial"])
+
+    def _town(self, page: Any, key: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
+        self.actions.append(what)
+        x, y = st["town"][key]
+        click_canvas_at(page, ".sk-town", x, y)
+        return self.wait_change(page, st["serial"])
+
+    def step(self, page: Any, st: dict[str, Any]) -> dict[str, Any]:
+        """Make one move from state ``st``; returns the state after it."""
+        if st["handoff"] is not None:
+            return self._button(page, "button.sk-ready", "ready", st)
+        if not st["mine"]:
+            raise HarnessError(f"the page waits for nobody: {st}")
+        if st["pending"]:
+            choices = [c for c in st["choices"] if c != "decline"]
+            if st["pending"] == "sale" or not choices:
+                self.kinds.add("decline")
+                return self._button(page, "button.sk-choice-decline", "decline", st)
+            value = choices[0]
+            self.kinds.add(f"choose-{st['pending']}")
+            if value in st["board"] and st["pending"] in ("replace", "foreman", "frost", "pass"):
+                return self._board(page, value, f"choose {value} on the board", st)
+            return self._button(page, f"button.sk-choice-{value}", f"choose {value}", st)
+        done = st["done"]
+        if len(done) < 2 and "harvest" not in done and st["harvest"]:
+            self.kinds.add("harvest")
+            return self._board(page, st["harvest"][0], f"harvest {st['harvest'][0]}", st)
+        if len(done) < 2 and "bid" not in done and "buy" not in done and st["buy"]:
+            code = st["buy"][0]
+            key = next(k for k in st["town"] if k.startswith("store:") and k.endswith(f":{code}"))
+            self.kinds.add("buy")
+            return self._town(page, key, f"buy {code}", st)
+        if len(done) < 2 and "bid" not in done and st["bid"] and sum(st["counters"] or []) > 0:
+            code = st["bid"][(st["turn"] // 3) % len(st["bid"])]
+            st = self._town(page, f"registry:{code}", f"choose {code} to bid", st)
+            crop = max(range(5), key=lambda c: st["counters"][c])
+            st = self._button(page, f"button.sk-add-{CROPS[crop]}", f"add {CROPS[crop]}", st)
+            self.kinds.add("bid")
+            return self._button(page, "button.sk-confirm-bid", f"bid for {code}", st)
+        self.kinds.add("end")
+        return self._button(page, "button.sk-end-turn", "end turn", st)
+
+    def play_to_end(self, page: Any, max_steps: int = 900) -> int:
+        """Play until the game is over; returns the number of actions."""
+        st = page_state(page)
+        for n in range(max_steps):
+            if st["over"]:
+                return n
+            st = self.step(page, st)
+        raise HarnessError(f"the game did not end within {max_steps} actions")

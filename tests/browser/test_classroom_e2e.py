@@ -1,0 +1,118 @@
+"""Class play end to end: a student's table shows a result code at the end; the teacher's dashboard
+(notebooks/classroom.ipynb in Voila) takes 30 pasted codes and shows the leaderboard, the skipped codes
+with their reasons, the figure and the CSV link. Screenshots at three window sizes go to docs/screenshots/."""
+
+from __future__ import annotations
+
+import re
+from pathlib import Path
+from typing import Any
+
+import pytest
+from voila_harness import REPO, assert_no_traceback
+
+from sheetkit.analysis.results import bot_names, bot_seed, result_code
+from sheetkit.core.records import dumps
+from sheetkit.core.registry import get_game
+
+pytestmark = pytest.mark.browser
+
+SEED, CODE = 42, "AV-0000-001A"
+SHOTS = REPO / "docs" / "screenshots"
+
+
+def play(seed: int, student: str, student_seed: int, bots: tuple[str, ...] = ("greedy",)) -> Any:
+    """A finished Avenue game as a table plays it, a bot in seat 0 standing in for the student."""
+    spec = get_game("avenue")
+    state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
+    me = spec.bots[student](seed=student_seed)
+    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance()
+        elif 0 in state.current_players():
+            state.apply(0, me.act(state, 0))
+        else:
+            for p in state.current_players():
+                state.apply(p, others[p].act(state, p))
+    return state
+
+
+def leaderboard(page: Any) -> list[tuple[str, int]]:
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll('.sk-leaderboard tr[data-rank]'))
+        .map(tr => [tr.querySelector('.sk-name').innerText.trim(), tr.querySelector('.sk-score').innerText.trim()])""")
+    return [(n, int(s.replace("−", "-"))) for n, s in rows]
+
+
+def test_a_table_shows_the_result_code_and_the_dashboard_reads_thirty(repo_server, page, tmp_path):
+    p = page.page
+    # A student's table: load a finished game; the result code appears beside Save, as selectable text.
+    student = play(SEED, "greedy", 0)
+    saved = Path(tmp_path) / "student.json"
+    saved.write_text(dumps(student.to_record()))
+    p.goto(repo_server.url("notebooks/avenue.ipynb", f"code={CODE}&bots=greedy"), timeout=120_000)
+    p.locator(".sk-load").wait_for(timeout=120_000)
+    with p.expect_file_chooser() as chooser:
+        p.locator(".sk-load").click()
+    chooser.value.set_files(str(saved))
+    p.locator(".sk-status").filter(has_text="Record loaded").wait_for(timeout=60_000)
+    code_el = p.locator(".sk-result-code code.sk-result-text")
+    code_el.wait_for(timeout=30_000)
+    shown = code_el.inner_text().strip()
+    assert shown == result_code(student, ["greedy"])
+    assert code_el.evaluate("e => getComputedStyle(e).userSelect") in ("all", "text", "auto")
+    save_box = p.locator(".sk-save").evaluate("e => e.parentElement === document.querySelector('.sk-result-code')"
+                                              ".parentElement")
+    assert save_box, "the result code sits in Save's row"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for w, h in ((1280, 800), (390, 844)):
+        p.set_viewport_size({"width": w, "height": h})
+        p.locator(".sk-result-code").evaluate("e => e.scrollIntoView({block: 'end'})")
+        p.wait_for_timeout(300)
+        p.screenshot(path=str(SHOTS / f"avenue-result-code-{w}x{h}.png"))
+        box = code_el.bounding_box()
+        assert box and box["x"] >= 0 and box["x"] + box["width"] <= w + 1, (w, box)
+    p.set_viewport_size({"width": 1280, "height": 1000})
+
+    # The teacher: 28 more codes, one of another deal and one cut short, pasted in one go.
+    lines = [f"Table student: {shown}"]
+    want = {"Table student": student.scores()[0]}
+    for i in range(28):
+        st = play(SEED, "random" if i % 3 else "greedy", i + 1)
+        lines.append(f"Pupil {i + 1}: {result_code(st, ['greedy'])}")
+        want[f"Pupil {i + 1}"] = st.scores()[0]
+    lines.append(f"Zed: {result_code(play(7, 'greedy', 0), ['greedy'])}")
+    lines.append(f"Yan: {shown[:-5]}")
+    p.goto(repo_server.url("notebooks/classroom.ipynb", f"game=avenue&code={CODE}&bots=greedy"), timeout=120_000)
+    p.locator(".sk-class-code").filter(has_text=CODE).wait_for(timeout=120_000)
+    link = p.locator("a.sk-class-link")
+    assert link.get_attribute("href") == f"avenue.ipynb?code={CODE}&bots=greedy"
+    p.locator(".sk-class-paste textarea").fill("\n".join(lines))
+    p.locator(".sk-class-read").click()
+    p.locator(".sk-leaderboard tr[data-rank]").nth(28).wait_for(timeout=120_000)
+    board = leaderboard(p)
+    assert len(board) == 29 and dict(board) == want
+    assert [s for _, s in board] == sorted(want.values(), reverse=True)
+    skipped = p.locator(".sk-skipped").inner_text()
+    assert re.search(r"Zed.*another deal \(AV-0000-0007\)", skipped)
+    assert re.search(r"Yan.*(check characters|cut short)", skipped)
+    assert "29 games read" in p.locator(".sk-class-summary").inner_text()
+    p.locator("img.sk-class-plot").wait_for(timeout=60_000)
+    assert p.locator(".sk-class-choices tr[data-step]").count() >= 30
+    assert p.locator(".sk-class-csv a.sk-download").get_attribute("download") == f"class-{CODE}.csv"
+    assert_no_traceback(p)
+
+    for w, h in ((1280, 800), (1024, 768), (390, 844)):
+        p.set_viewport_size({"width": w, "height": h})
+        p.wait_for_timeout(400)
+        # Voila scrolls its own container, not the document: bring the results to the top of the window.
+        p.locator(".sk-class-summary").evaluate("e => e.scrollIntoView({block: 'start'})")
+        p.wait_for_timeout(200)
+        p.screenshot(path=str(SHOTS / f"classroom-{w}x{h}.png"))
+        if w == 1280:
+            p.locator("img.sk-class-plot").evaluate("e => e.scrollIntoView({block: 'start'})")
+            p.wait_for_timeout(200)
+            p.screenshot(path=str(SHOTS / "classroom-bots-1280x800.png"))
+        # nothing wider than the window: no sideways scrolling on a phone
+        overflow = p.evaluate("() => document.documentElement.scrollWidth - window.innerWidth")
+        assert overflow <= 2, (w, overflow)

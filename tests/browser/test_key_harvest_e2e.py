@@ -1,0 +1,106 @@
+"""The Key Harvest dashboard end to end, as a player sees it: Voila serves notebooks/key_harvest.ipynb to
+headless Chromium; a seeded 3-player game (you + 2 greedy bots) is played to the end by clicks (board
+spaces, registry and store tiles on the town canvas, the bid composer, choice buttons, End turn); the
+saved record replays (CLI) to the breakdown on the page; screenshots at three screen sizes."""
+
+from __future__ import annotations
+
+import json
+import subprocess
+import sys
+from pathlib import Path
+from typing import Any
+
+import pytest
+from key_harvest_driver import KeyHarvestDriver, click_canvas_at, page_state
+from voila_harness import REPO, assert_no_traceback, save_record
+
+pytestmark = pytest.mark.browser
+
+CODE = "KH-0000-0001"
+IGNORED_CONSOLE = ("Failed to load resource",)   # offline Chromium cannot fetch Voila's CDN fonts
+SHOTS = REPO / "docs" / "screenshots"
+
+
+def page_errors(page_fixture: Any) -> list[str]:
+    return [e for e in page_fixture.errors if not any(s in e for s in IGNORED_CONSOLE)]
+
+
+def breakdown_shown(page: Any) -> list[dict[str, Any]]:
+    """The end-of-game table as shown: per ``tr[data-player]`` every score cell."""
+    rows = page.evaluate("""() => Array.from(document.querySelectorAll('.sk-breakdown tr[data-player]')).map(tr => {
+        const n = (c) => +tr.querySelector('td.' + c).innerText;
+        return {player: +tr.dataset.player, name: tr.querySelector('td.sk-name').innerText.trim(),
+                largest: n('sk-largest'), second: n('sk-second'), group_points: n('sk-groups'),
+                workers: n('sk-workers'), counters: n('sk-counters'), counter_points: n('sk-counter-points'),
+                total: n('sk-total'), place: tr.querySelector('td.sk-place').innerText.trim()}; })""")
+    return sorted(rows, key=lambda r: r["player"])
+
+
+def expected(cli: dict[str, Any]) -> list[dict[str, Any]]:
+    keys = ("largest", "second", "group_points", "workers", "counters", "counter_points", "total")
+    out = []
+    for p, b in enumerate(cli["breakdown"]):
+        place = f"{b['placing']}" + {1: "st", 2: "nd", 3: "rd"}.get(b["placing"], "th")
+        out.append({"player": p, "name": b["player"], **{k: b[k] for k in keys}, "place": place})
+    return out
+
+
+def shoot(browser: Any, url: str, size: tuple[int, int], path: Path) -> None:
+    """A screenshot of the dashboard at ``size`` (the first screen, as a visitor sees it)."""
+    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    try:
+        page.goto(url)
+        KeyHarvestDriver().wait_ready(page)
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(path))
+    finally:
+        page.close()
+
+
+def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_server, page, browser, artifacts,
+                                                                       tmp_path):
+    p = page.page
+    d = KeyHarvestDriver(code=CODE, bots="greedy,greedy")
+    url = repo_server.url(d.notebook, d.query)
+    p.goto(url)
+    d.wait_ready(p)
+    assert p.locator(".sk-code").inner_text().strip() == CODE
+    st = page_state(p)
+    assert st["mine"], "with this deal the bots have moved and it is your turn"
+
+    # An empty space explains itself in the status line; nothing changes.
+    empty = next(c for c in st["board"] if c not in st["harvest"] and c not in st["place"])
+    x, y = st["board"][empty]
+    click_canvas_at(p, ".sk-board", x, y)
+    err = p.locator(".sk-status .sk-error")
+    err.wait_for(state="visible", timeout=15_000)
+    assert "empty space" in err.inner_text()
+    assert page_state(p)["done"] == []
+
+    actions = d.play_to_end(p)
+    assert actions > 20
+    assert {"harvest", "bid", "end"} <= d.kinds, d.kinds
+    status = p.locator(".sk-status").inner_text()
+    assert status.startswith("Game over"), status
+    assert p.locator(".sk-end").is_visible()
+    log = p.locator(".sk-log").inner_text()
+    assert "Greedy bot" in log and "Game over" in log
+    assert_no_traceback(p)
+
+    saved = artifacts / "key-harvest-finished.json"
+    name, record = save_record(p, saved)
+    assert name == f"key-harvest-{CODE}-final.json"
+    assert record["game"] == "key-harvest" and record["players"] == ["You", "Greedy bot", "Greedy bot 2"]
+    cli = json.loads(subprocess.run([sys.executable, "-m", "sheetkit", "replay", "--json", str(saved)],
+                                    capture_output=True, text=True, check=True, cwd=tmp_path).stdout)
+    assert cli["final"] is True
+    shown = breakdown_shown(p)
+    assert shown == expected(cli), f"page breakdown {shown} != CLI replay {expected(cli)}"
+    p.locator(".sk-table").screenshot(path=str(artifacts / "key-harvest-finished.png"))
+    assert not page_errors(page), page_errors(page)
+
+    # The first screen at a phone, a projector and a laptop (kept in docs/screenshots/).
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for w, h in ((390, 844), (1024, 768), (1280, 800)):
+        shoot(browser, url, (w, h), SHOTS / f"key-harvest-{w}x{h}.png")

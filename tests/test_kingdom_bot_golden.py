@@ -1,0 +1,83 @@
+"""The fast greedy bot (issue #8) makes exactly the moves of the old full-rescoring one.
+
+``tests/data/kingdom_greedy_golden.json`` holds the moves of 60 seeded games (every preset, 1–4
+players, 12 of them beside random bots) recorded with the greedy bot as it was before issue #8
+(``benchmarks/_old_kingdom_greedy.py``) by ``benchmarks/make_kingdom_greedy_golden.py``; every game
+is replayed here with today's ``GreedyBot`` on the checked path. The incremental scorer it uses
+(``fastscore.MapScorer``) is also checked against full rescoring with each criterion's ``guide``.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import importlib.util
+import json
+import random
+from pathlib import Path
+
+import pytest
+
+from sheetkit.games.kingdom_maps import CRITERIA
+from sheetkit.games.kingdom_maps.board import load_map
+from sheetkit.games.kingdom_maps.bots import GreedyBot
+from sheetkit.games.kingdom_maps.fastscore import MapScorer
+
+ROOT = Path(__file__).resolve().parents[1]
+GOLDEN = json.loads((ROOT / "tests" / "data" / "kingdom_greedy_golden.json").read_text("utf-8"))["games"]
+
+
+def _maker():  # the script that recorded the file: the same setups, the same move encoding
+    spec = importlib.util.spec_from_file_location("make_kingdom_greedy_golden",
+                                                  ROOT / "benchmarks" / "make_kingdom_greedy_golden.py")
+    assert spec is not None and spec.loader is not None
+    mod = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(mod)
+    return mod
+
+
+MAKER = _maker()
+
+
+def test_the_golden_file_covers_every_setup() -> None:
+    assert [{k: g[k] for k in ("preset", "seats", "seed")} for g in GOLDEN] == MAKER.GAMES
+    assert len(GOLDEN) == 60
+    kinds = {t[1] for g in GOLDEN for t in g["moves"].split()}
+    assert kinds == {"A", "K", "P", "H", "B", "X"}  # announces, picks, powers, places, banks, passes
+
+
+@pytest.mark.parametrize("game", GOLDEN, ids=lambda g: f"{g['preset']}-{len(g['seats'])}p-{g['seed']}")
+def test_greedy_bot_makes_the_recorded_moves(game: dict) -> None:
+    state = MAKER.play(game, GreedyBot)
+    moves, want = MAKER.encode(state).split(), game["moves"].split()
+    first = next((k for k, (a, b) in enumerate(zip(moves, want, strict=False)) if a != b), None)
+    assert first is None and len(moves) == len(want), (
+        f"move {first}: {moves[first] if first is not None else '(end)'} instead of "
+        f"{want[first] if first is not None else '(end)'}")
+    assert state.scores() == game["scores"]
+    assert hashlib.sha256(state.fingerprint().encode()).hexdigest()[:16] == game["fingerprint"]
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
+    """MapScorer.deltas == 10 × (guide after − guide before), criterion by criterion, as hexes are drawn."""
+    board = load_map("default")
+    rng = random.Random(seed)
+    fill = rng.random()
+    cells = [rng.randint(1, 6) if rng.random() < fill else 0 for _ in range(board.size)]
+    scorers = {c: MapScorer(board, cells, [c]) for c in CRITERIA}
+    for _ in range(6):
+        empties = [i for i in range(board.size) if not cells[i]]
+        if not empties:
+            break
+        t = rng.randint(1, 6)
+        for c, sc in scorers.items():
+            before = CRITERIA[c].guide(board, cells)
+            for h, d in zip(empties, sc.deltas(empties, t), strict=True):
+                after = cells.copy()
+                after[h] = t
+                assert d == round(10 * (CRITERIA[c].guide(board, after) - before)), (c, h, t)
+        h = rng.choice(empties)
+        cells[h] = t
+        for sc in scorers.values():
+            sc.place(h, t)
+            assert sc.cells == cells

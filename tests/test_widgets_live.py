@@ -1,0 +1,160 @@
+"""Live analysis panels never hold the table: a redraw set off by a browser's click runs on a worker.
+
+ipykernel handles one message at a time; a panel redrawing its charts inside the Next card handler
+made the player's next click wait 0.7–3.7 s. These tests run the table inside an asyncio event loop
+(the kernel's main thread has one) and block the panel's render on purpose: the table must still
+take the next click at once, and the panel must catch up afterwards with the newest game.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import importlib
+import threading
+from typing import Any
+
+import ipywidgets as W
+import pytest
+from sheetkit.widgets import AvenueTable, live
+
+from sheetkit.games.avenue import Draw, GreedyBot
+
+CODE = "AV-0000-001A"
+live_module = importlib.import_module("sheetkit.widgets.live")   # the package's ``live`` is the function
+
+
+def texts(box: W.VBox) -> list[str]:
+    return [c.value for c in box.children if isinstance(c, W.HTML)]
+
+
+def my_move(t: AvenueTable) -> None:
+    a = GreedyBot().act(t.state, 0)
+    if isinstance(a, Draw):
+        t.click_cell(a.row, a.col)
+    else:
+        t.peek_button.click()
+
+
+def to_round_end(t: AvenueTable) -> None:
+    """Play (through the table's handlers) until the next flip ends a round; that flip is not made."""
+    while True:
+        if not t.state.is_chance_node():
+            my_move(t)
+            continue
+        if t.state.round_ends_after_this_card() and t.state.card is not None:
+            return
+        t.next_button.click()
+
+
+async def until(cond: Any, timeout: float = 10.0) -> None:
+    for _ in range(int(timeout / 0.01)):
+        if cond():
+            return
+        await asyncio.sleep(0.01)
+    raise AssertionError("timed out")
+
+
+class SlowPanel:
+    """A render that records each call and waits for ``gate`` (a slow chart, on purpose)."""
+
+    def __init__(self) -> None:
+        self.gate = threading.Event()
+        self.calls: list[tuple[int, int]] = []          # (round, cards flipped) of each game drawn
+        self.threads: set[str] = set()
+
+    def __call__(self, state: Any) -> str:
+        self.calls.append((state.round, len(state.log)))
+        self.threads.add(threading.current_thread().name)
+        if threading.current_thread() is not threading.main_thread():
+            assert self.gate.wait(10), "the test never let the panel finish"
+        return f"<p>round {state.round}, {len(state.log)} entries</p>"
+
+
+def test_a_round_end_leaves_the_table_free_for_the_next_click_and_the_panel_catches_up():
+    async def main() -> None:
+        t = AvenueTable(code=CODE, bots=("greedy",))
+        t.simulate_client_ready()
+        slow = SlowPanel()
+        box = live(t, slow, defer=True)
+        assert slow.threads == {"MainThread"} and len(texts(box)) == 1, "the first picture is drawn at once"
+        to_round_end(t)
+        slow.calls.clear()
+        slow.threads.clear()
+        before = t.state.round
+        t.next_button.click()                           # ends the round: the panel's event
+        assert t.state.round == before + 1 or t.state.is_terminal()
+        assert "updating…" in " ".join(texts(box)), "the panel says it is behind"
+        assert "Draw road" in t.status_text, "the table has answered the flip already"
+
+        order: list[str] = []
+        a = next(x for x in t.state.legal_actions(0) if isinstance(x, Draw))
+        t.click_cell(a.row, a.col)                      # the player's next click, the panel still drawing
+        order.append("click")
+        assert t.state.sheets[0].roads[a.row * t.state.geo.cols + a.col], "the click was taken"
+        assert "You drew road" in t.status_text
+        assert texts(box)[0].startswith("<i"), "the panel is still at its old picture"
+
+        shown = box.children
+        slow.gate.set()
+        await until(lambda: box.children is not shown and live_module.UPDATING not in texts(box))
+        order.append("panel")
+        assert order == ["click", "panel"]
+        assert slow.threads == {"sk-live_0"}, "the redraw ran on the worker thread, never in the handler"
+        assert len(slow.calls) == 1, "one round end, one redraw"
+        assert texts(box) == [f"<p>round {t.state.round}, {slow.calls[0][1]} entries</p>"]
+
+    asyncio.run(main())
+
+
+def test_events_while_a_redraw_runs_collapse_into_one_redraw_of_the_newest_game():
+    async def main() -> None:
+        t = AvenueTable(code=CODE, bots=())
+        t.simulate_client_ready()
+        slow = SlowPanel()
+        box = live(t, slow, events=("move",), defer=True)
+        slow.calls.clear()
+        for _ in range(4):                              # four moves, four events, one panel behind
+            t.next_button.click()
+            my_move(t)
+            newest = (t.state.round, len(t.state.log))  # the game right after this move
+        slow.gate.set()
+        await until(lambda: live_module.UPDATING not in texts(box))
+        assert len(slow.calls) == 2, f"the first redraw, then one for the newest game only: {slow.calls}"
+        assert slow.calls[-1] == newest
+        assert texts(box) == [f"<p>round {newest[0]}, {newest[1]} entries</p>"]
+
+    asyncio.run(main())
+
+
+def test_code_in_a_cell_sees_the_panel_up_to_date_at_once(monkeypatch: pytest.MonkeyPatch):
+    """No browser message in hand (a cell, a script): the panel redraws inside the call, as before."""
+    async def main() -> None:
+        t = AvenueTable(code=CODE, bots=())
+        slow = SlowPanel()
+        box = live(t, slow, events=("move",))           # the notebooks' default: defer when a browser asks
+        my_move(t)
+        assert slow.threads == {"MainThread"} and texts(box) == [f"<p>round {t.state.round}, "
+                                                                 f"{len(t.state.log)} entries</p>"]
+        monkeypatch.setattr(live_module, "_handling_browser_message", lambda: True)
+        t.next_button.click()
+        my_move(t)                                      # now as if a browser's click were being handled
+        assert live_module.UPDATING in " ".join(texts(box))
+        slow.gate.set()
+        await until(lambda: live_module.UPDATING not in texts(box))
+        assert "sk-live_0" in slow.threads
+
+    asyncio.run(main())
+
+
+def test_without_an_event_loop_the_panel_redraws_at_once_and_explains_a_failure():
+    t = AvenueTable(code=CODE, bots=())
+
+    def broken(state: Any) -> str:
+        if any("player" in e for e in state.log):
+            raise ValueError("no data yet")
+        return "fine"
+
+    box = live(t, broken, events=("move",), defer=True)
+    assert texts(box) == ["fine"]
+    my_move(t)
+    assert texts(box) == ["<i>This analysis could not be drawn (ValueError: no data yet).</i>"]

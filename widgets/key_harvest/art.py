@@ -1,0 +1,212 @@
+"""Key Harvest's printed spaces, field tiles, crop counters and workers, drawn with canvas primitives.
+
+Every crop is a colour AND a symbol (grapes, hop cone, apple, carrot, ear of wheat), so a board
+reads in greyscale too. A harvested tile is pale and hatched with its icon faded; a worker is a
+square tile showing its number (farmhands dark, townsfolk blue with a roof). Every function draws
+on an ipycanvas ``Canvas`` in CSS pixels and sets every style it uses.
+"""
+
+from __future__ import annotations
+
+import math
+
+from ipycanvas import Canvas
+from sheetkit.widgets import theme
+from sheetkit.widgets.geometry import Point
+from sheetkit.widgets.shapes import rounded_box
+
+from sheetkit.games.key_harvest.crops import CROPS
+
+# Crop colours (Okabe–Ito based) and a darker ink for each crop's icon.
+CROP_COLOUR = ("#A8508C", "#8C6A3F", "#E69F00", "#009E73", "#F0E442")
+CROP_INK = ("#5E1F4C", "#4A3519", "#7A4F00", "#0B4F3B", "#6E6410")
+CROP_SYMBOL = ("grapes", "hop cone", "apple", "carrot", "ear of wheat")
+FARMHAND = "#3B3F55"
+TOWNSFOLK = theme.OKABE_ITO["blue"]
+LEGAL_FILL = "rgba(86, 180, 233, 0.30)"     # sky: where the chosen thing may go
+LEGAL_RING = "rgba(0, 114, 178, 0.85)"      # and a dashed ring: a second cue besides the tint
+GROUP_FILL = "rgba(230, 159, 0, 0.30)"      # orange: the group a harvest would flip
+CHOSEN_RING = theme.OKABE_ITO["vermillion"]  # the registry tile you are bidding for
+
+
+def hex_points(cx: float, cy: float, size: float) -> list[Point]:
+    """The six corners of a pointy-top hex of radius ``size`` centred at (cx, cy), clockwise from the top."""
+    return [(cx + size * math.cos(math.radians(-90 + 60 * k)), cy + size * math.sin(math.radians(-90 + 60 * k)))
+            for k in range(6)]
+
+
+def tint(colour: str, amount: float) -> str:
+    """``colour`` mixed with paper white (amount 0: the colour, 1: paper)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    pr, pg, pb = (int(theme.PAPER[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (p - c) * amount) for c, p in ((r, pr), (g, pg), (b, pb))]
+    return "#{:02X}{:02X}{:02X}".format(*mix)
+
+
+def printed_space(ctx: Canvas, cx: float, cy: float, size: float, code: str, crop: int) -> None:
+    """An empty space of the country board: its outline, its code and a faint print of its crop."""
+    ctx.fill_style = theme.PAPER_SHADE
+    ctx.fill_polygon(hex_points(cx, cy, size - 0.6))
+    ctx.fill_style = theme.PAPER
+    ctx.fill_polygon(hex_points(cx, cy, size - 2.0))
+    ctx.stroke_style = theme.GRID
+    ctx.line_width = 1
+    ctx.stroke_polygon(hex_points(cx, cy, size))
+    crop_icon(ctx, cx, cy + size * 0.18, size * 0.34, crop, colour=tint(CROP_INK[crop], 0.55),
+              fill=tint(CROP_COLOUR[crop], 0.7))
+    code_label(ctx, cx, cy - size * 0.5, size, code, theme.FAINT)
+
+
+def code_label(ctx: Canvas, cx: float, cy: float, size: float, code: str, colour: str) -> None:
+    """A space's code, small, centred at (cx, cy)."""
+    ctx.fill_style = colour
+    ctx.text_align = "center"
+    ctx.text_baseline = "middle"
+    ctx.font = theme.font(max(7, round(size * 0.36)), theme.FONT_INK, "bold")
+    ctx.fill_text(code, cx, cy)
+
+
+def field_tile(ctx: Canvas, cx: float, cy: float, size: float, code: str, crop: int, harvested: bool,
+               show_code: bool = True) -> None:
+    """A field tile on a space: crop colour and icon; the harvested side pale, hatched, icon faded."""
+    pts = hex_points(cx, cy, size - 1.2)
+    if harvested:
+        ctx.fill_style = tint(CROP_COLOUR[crop], 0.78)
+        ctx.fill_polygon(pts)
+        _hatch(ctx, cx, cy, size - 1.2, tint(CROP_INK[crop], 0.45))
+        ctx.stroke_style = tint(CROP_INK[crop], 0.35)
+        ctx.line_width = 1.2
+        ctx.set_line_dash([3, 2])
+        ctx.stroke_polygon(pts)
+        ctx.set_line_dash([])
+        crop_icon(ctx, cx, cy + size * 0.18, size * 0.32, crop, colour=tint(CROP_INK[crop], 0.4),
+                  fill=tint(CROP_COLOUR[crop], 0.55))
+    else:
+        ctx.fill_style = tint(CROP_COLOUR[crop], 0.35)
+        ctx.fill_polygon(pts)
+        ctx.stroke_style = CROP_INK[crop]
+        ctx.line_width = 1.6
+        ctx.stroke_polygon(pts)
+        crop_icon(ctx, cx, cy + size * 0.18, size * 0.38, crop)
+    if show_code:
+        code_label(ctx, cx, cy - size * 0.5, size, code, theme.INK if not harvested else theme.PRINT)
+
+
+def _hatch(ctx: Canvas, cx: float, cy: float, size: float, colour: str) -> None:
+    """Diagonal lines clipped to the hex: the harvested side's second cue."""
+    ctx.save()
+    ctx.begin_path()
+    pts = hex_points(cx, cy, size)
+    ctx.move_to(*pts[0])
+    for p in pts[1:]:
+        ctx.line_to(*p)
+    ctx.close_path()
+    ctx.clip()
+    ctx.stroke_style = colour
+    ctx.line_width = 1
+    step = max(4.0, size / 4)
+    k = -2 * size
+    while k < 2 * size:
+        ctx.stroke_line(cx + k - size, cy + size, cx + k + size, cy - size)
+        k += step
+    ctx.restore()
+
+
+def crop_icon(ctx: Canvas, cx: float, cy: float, s: float, crop: int, colour: str | None = None,
+              fill: str | None = None) -> None:
+    """The crop's symbol, about ``2 s`` across, centred at (cx, cy): grapes, hop cone, apple, carrot, wheat."""
+    ink = colour or CROP_INK[crop]
+    body = fill or CROP_COLOUR[crop]
+    ctx.stroke_style = ink
+    ctx.fill_style = body
+    ctx.line_cap = "round"
+    ctx.line_join = "round"
+    ctx.line_width = max(1.0, s * 0.14)
+    [_grapes, _hops, _apple, _carrot, _wheat][crop](ctx, cx, cy, s, ink, body)
+
+
+def _grapes(ctx: Canvas, cx: float, cy: float, s: float, ink: str, body: str) -> None:
+    r = s * 0.26
+    for dx, dy in ((-0.5, -0.35), (0.0, -0.35), (0.5, -0.35), (-0.25, 0.1), (0.25, 0.1), (0.0, 0.55)):
+        ctx.fill_style = body
+        ctx.fill_circle(cx + dx * s, cy + dy * s, r)
+        ctx.stroke_circle(cx + dx * s, cy + dy * s, r)
+    ctx.stroke_line(cx, cy - s * 0.62, cx + s * 0.2, cy - s * 0.95)
+
+
+def _hops(ctx: Canvas, cx: float, cy: float, s: float, ink: str, body: str) -> None:
+    cone = [(cx, cy - s * 0.9), (cx + s * 0.55, cy - s * 0.1), (cx, cy + s * 0.9), (cx - s * 0.55, cy - s * 0.1)]
+    ctx.fill_polygon(cone)
+    ctx.stroke_polygon(cone)
+    for f in (-0.35, 0.1, 0.5):   # overlapping bracts: chevrons across the cone
+        y = cy + s * f
+        w = s * 0.5 * (1 - abs(f) * 0.6)
+        ctx.stroke_line(cx - w, y - s * 0.15, cx, y + s * 0.05)
+        ctx.stroke_line(cx, y + s * 0.05, cx + w, y - s * 0.15)
+
+
+def _apple(ctx: Canvas, cx: float, cy: float, s: float, ink: str, body: str) -> None:
+    ctx.fill_circle(cx, cy + s * 0.15, s * 0.7)
+    ctx.stroke_circle(cx, cy + s * 0.15, s * 0.7)
+    ctx.stroke_line(cx, cy - s * 0.5, cx + s * 0.12, cy - s * 0.9)
+    leaf = [(cx + s * 0.1, cy - s * 0.7), (cx + s * 0.55, cy - s * 0.95), (cx + s * 0.45, cy - s * 0.6)]
+    ctx.fill_style = ink
+    ctx.fill_polygon(leaf)
+
+
+def _carrot(ctx: Canvas, cx: float, cy: float, s: float, ink: str, body: str) -> None:
+    root = [(cx - s * 0.45, cy - s * 0.45), (cx + s * 0.45, cy - s * 0.45), (cx, cy + s * 0.95)]
+    ctx.fill_polygon(root)
+    ctx.stroke_polygon(root)
+    ctx.stroke_line(cx - s * 0.2, cy - s * 0.05, cx + s * 0.05, cy - s * 0.05)
+    for dx in (-0.3, 0.0, 0.3):   # the green top: three strokes
+        ctx.stroke_line(cx, cy - s * 0.45, cx + dx * s, cy - s * 0.95)
+
+
+def _wheat(ctx: Canvas, cx: float, cy: float, s: float, ink: str, body: str) -> None:
+    ctx.stroke_line(cx, cy + s * 0.95, cx, cy - s * 0.9)
+    for k in range(3):
+        y = cy - s * (0.55 - 0.35 * k)
+        for side in (-1, 1):
+            grain = [(cx, y + s * 0.2), (cx + side * s * 0.45, y - s * 0.05), (cx + side * s * 0.2, y - s * 0.3)]
+            ctx.fill_style = body
+            ctx.fill_polygon(grain)
+            ctx.stroke_polygon(grain)
+
+
+def worker_tile(ctx: Canvas, cx: float, cy: float, size: float, value: int, townsfolk: bool, letter: str = "",
+                faded: bool = False) -> None:
+    """A worker tile: a rounded square with its number (a townsfolk has a roof notch and a blue edge)."""
+    half = size * 0.5
+    fill = TOWNSFOLK if townsfolk else FARMHAND
+    if faded:
+        fill = tint(fill, 0.65)
+    rounded_box(ctx, cx - half, cy - half, size, size, size * 0.18, fill, theme.PAPER)
+    if townsfolk:
+        ctx.fill_style = theme.PAPER
+        ctx.fill_polygon([(cx - half * 0.55, cy - half * 0.55), (cx, cy - half * 0.95),
+                          (cx + half * 0.55, cy - half * 0.55)])
+    ctx.fill_style = theme.PAPER
+    ctx.text_align = "center"
+    ctx.text_baseline = "middle"
+    ctx.font = theme.font(round(size * 0.55), theme.FONT_INK, "bold")
+    ctx.fill_text(str(value), cx, cy + size * 0.06)
+    if letter:
+        ctx.font = theme.font(max(7, round(size * 0.26)), theme.FONT_INK, "bold")
+        ctx.fill_text(letter, cx, cy + half * 0.72)
+
+
+def counter_chip(ctx: Canvas, x: float, y: float, h: float, crop: int, n: int) -> float:
+    """``n`` counters of a crop as one chip: the icon in its colour and '×n'; returns the width used."""
+    crop_icon(ctx, x + h * 0.5, y + h * 0.5, h * 0.42, crop)
+    ctx.fill_style = theme.INK
+    ctx.text_align = "left"
+    ctx.text_baseline = "middle"
+    ctx.font = theme.font(round(h * 0.8), theme.FONT_INK, "bold")
+    ctx.fill_text(f"×{n}", x + h + 1, y + h * 0.55)
+    return h + 6 + 7 * len(str(n)) + 4
+
+
+def crop_name(crop: int) -> str:
+    """The crop's name (for labels beside icons)."""
+    return CROPS[crop]

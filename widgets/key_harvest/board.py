@@ -1,0 +1,241 @@
+"""Key Harvest's country boards as canvases: yours (large, clickable) and the other players' (small).
+
+Three layers on the large board, bottom to top: ``paper`` (the 56 printed spaces with their codes
+and crops; drawn once per client), ``tiles`` (field tiles, either side up, and workers), and
+``highlight`` (soft tints: where the chosen worker may go, the group a harvest would flip). The
+spaces sit where the engine's ``POSITION`` puts them: the centre of a space at half-hex column x,
+row r is at (x · w/2, r · 3h/4) for pointy-top hexes w = √3·size wide and h = 2·size tall.
+
+The canvases are ``MultiCanvas``es (one <canvas>): on a phone the page CSS shrinks them to the
+screen's width, and ipycanvas reports clicks in the canvas's own pixels whatever size it is shown
+at, so clicks still land on the right space.
+"""
+
+from __future__ import annotations
+
+import math
+from collections.abc import Collection, Sequence
+from dataclasses import dataclass
+from typing import Any
+
+from sheetkit.widgets import theme
+from sheetkit.widgets.canvas import SheetCanvas
+from sheetkit.widgets.geometry import Point
+from sheetkit.widgets.key_harvest import art
+
+from sheetkit.games.key_harvest.board import CODES, CROP_OF, POSITION
+from sheetkit.games.key_harvest.workers import WORKERS
+
+LAYERS = ("paper", "tiles", "highlight")
+HALF = math.sqrt(3.0) / 2
+MAX_X = max(x for _, x in POSITION.values())
+ROWS = 1 + max(r for r, _ in POSITION.values())
+
+
+@dataclass(frozen=True)
+class BoardGeometry:
+    """Where each space's centre is for hexes of radius ``size``, the board's top-left at (left, top)."""
+
+    size: float
+    left: float = 0.0
+    top: float = 0.0
+
+    def centre(self, code: str) -> Point:
+        """Centre of space ``code``."""
+        row, x = POSITION[code]
+        return (self.left + (x + MAX_X + 1) * HALF * self.size, self.top + self.size + row * 1.5 * self.size)
+
+    @property
+    def width(self) -> float:
+        """Width of the board's hexes."""
+        return (2 * MAX_X + 2) * HALF * self.size
+
+    @property
+    def height(self) -> float:
+        """Height of the board's hexes."""
+        return (2 + 1.5 * (ROWS - 1)) * self.size
+
+    def code_at(self, px: float, py: float) -> str | None:
+        """The space under (px, py) — the nearest centre, if the point is inside its hex — or None."""
+        best, dist = None, float("inf")
+        for code in CODES:
+            cx, cy = self.centre(code)
+            d = math.hypot(px - cx, py - cy)
+            if d < dist:
+                best, dist = code, d
+        # hexes are the Voronoi cells of their centres: the nearest centre is the hex under the point
+        return best if dist <= self.size else None
+
+    def scaled(self, k: float) -> BoardGeometry:
+        """The same board in units ``k`` times smaller (CSS px → canvas px when k = 2)."""
+        return BoardGeometry(self.size * k, self.left * k, self.top * k)
+
+
+def player_view(state: Any, p: int) -> tuple[dict[str, str], dict[str, str]]:
+    """(tiles code → 'up'/'harvested', workers code → worker id) of player ``p``, read from the state."""
+    return dict(state.boards[p]), dict(state.workers_on[p])
+
+
+class CountryBoard:
+    """The player's country board, drawn from the engine state; clicks name a space."""
+
+    def __init__(self, size: float = 26.0, scale: float = theme.SCALE) -> None:
+        self.geo = BoardGeometry(size, 10.0, 30.0)
+        self.width = float(math.ceil(self.geo.width + 20))
+        self.height = float(math.ceil(self.geo.top + self.geo.height + 8))
+        self.canvas = SheetCanvas(self.width, self.height, LAYERS, scale, css_class="sk-board")
+        self.widget = self.canvas.widget
+        self.widget.add_class("sk-sheet")   # the player's sheet, as on every table (browser tests find it)
+        self._drawn: Any = None
+        self._lit: Any = None
+
+    @property
+    def click_geometry(self) -> BoardGeometry:
+        """The board in canvas px (what a browser test clicks)."""
+        return self.geo.scaled(self.canvas.scale)
+
+    def code_at(self, x: float, y: float) -> str | None:
+        """The space under CSS-px point (x, y), or None."""
+        return self.geo.code_at(x, y)
+
+    def forget(self) -> None:
+        """Draw the dynamic layers in full next time."""
+        self._drawn = self._lit = None
+
+    def draw_static(self) -> None:
+        """The printed board: paper, the 56 spaces with codes and crops."""
+        ctx = self.canvas["paper"].ctx
+        ctx.fill_style = theme.PAPER
+        ctx.fill_rect(0, 0, self.width, self.height)
+        for code in CODES:
+            cx, cy = self.geo.centre(code)
+            art.printed_space(ctx, cx, cy, self.geo.size, code, CROP_OF[code])
+
+    def sync(self, state: Any, player: int, title: str, legal: Collection[str] = (), group: Collection[str] = (),
+             note: str = "") -> None:
+        """Draw player ``player``'s tiles and workers, and the highlights (only what changed)."""
+        tiles, workers = player_view(state, player)
+        key = (tuple(sorted(tiles.items())), tuple(sorted(workers.items())), title)
+        if key != self._drawn:
+            self._drawn = key
+            self._draw_tiles(tiles, workers, title)
+        lit = (tuple(sorted(legal)), tuple(sorted(group)), note)
+        if lit != self._lit:
+            self._lit = lit
+            self._draw_highlight(legal, group, note)
+
+    def _draw_tiles(self, tiles: dict[str, str], workers: dict[str, str], title: str) -> None:
+        layer = self.canvas["tiles"]
+        layer.clear()
+        ctx = layer.ctx
+        ctx.fill_style = theme.PRINT
+        ctx.text_align = "left"
+        ctx.text_baseline = "alphabetic"
+        ctx.font = theme.font(15, theme.FONT_PRINT, "bold")
+        ctx.fill_text(title, 12, 20, self.width - 24)
+        s = self.geo.size
+        for code, side in tiles.items():
+            cx, cy = self.geo.centre(code)
+            art.field_tile(ctx, cx, cy, s, code, CROP_OF[code], side != "up")
+        for code, wid in workers.items():
+            cx, cy = self.geo.centre(code)
+            w = WORKERS[wid]
+            art.worker_tile(ctx, cx, cy + 4, s * 0.95, w.value, w.townsfolk)
+            art.code_label(ctx, cx, cy - s * 0.68, s * 0.8, code, theme.PRINT)
+
+    def _draw_highlight(self, legal: Collection[str], group: Collection[str], note: str) -> None:
+        layer = self.canvas["highlight"]
+        layer.clear()
+        ctx = layer.ctx
+        s = self.geo.size
+        for code in group:
+            cx, cy = self.geo.centre(code)
+            ctx.fill_style = art.GROUP_FILL
+            ctx.fill_polygon(art.hex_points(cx, cy, s - 1))
+            ctx.stroke_style = theme.OKABE_ITO["orange"]
+            ctx.line_width = 2.5
+            ctx.stroke_polygon(art.hex_points(cx, cy, s - 2.5))
+        for code in legal:
+            cx, cy = self.geo.centre(code)
+            ctx.fill_style = art.LEGAL_FILL
+            ctx.fill_polygon(art.hex_points(cx, cy, s - 1))
+            ctx.stroke_style = art.LEGAL_RING
+            ctx.line_width = 2
+            ctx.set_line_dash([4, 3])
+            ctx.stroke_polygon(art.hex_points(cx, cy, s - 3))
+            ctx.set_line_dash([])
+        if note:
+            ctx.fill_style = theme.OKABE_ITO["blue"]
+            ctx.text_align = "right"
+            ctx.text_baseline = "alphabetic"
+            ctx.font = theme.font(12, theme.FONT_INK, "bold")
+            ctx.fill_text(note, self.width - 10, 20, self.width * 0.55)
+
+
+class OpponentBoards:
+    """The other players' boards, small, side by side, with their names and what is public."""
+
+    MINI = 7.0
+
+    def __init__(self, players: Sequence[int], scale: float = theme.SCALE) -> None:
+        self.players = list(players)
+        self.geo = BoardGeometry(self.MINI, 0, 0)
+        self.cell_w = math.ceil(self.geo.width + 12)
+        self.width = float(max(1, len(self.players)) * self.cell_w + 4)
+        self.height = float(math.ceil(self.geo.height + 52))
+        self.canvas = SheetCanvas(self.width, self.height, ("paper", "tiles"), scale, css_class="sk-opponents")
+        self.widget = self.canvas.widget
+        self._drawn: Any = None
+
+    def forget(self) -> None:
+        """Draw in full next time."""
+        self._drawn = None
+
+    def draw_static(self) -> None:
+        """Paper and the printed outlines of each small board."""
+        ctx = self.canvas["paper"].ctx
+        ctx.fill_style = theme.PAPER
+        ctx.fill_rect(0, 0, self.width, self.height)
+        for k in range(len(self.players)):
+            g = BoardGeometry(self.MINI, 6 + k * self.cell_w, 18)
+            ctx.stroke_style = theme.GRID
+            ctx.line_width = 0.6
+            for code in CODES:
+                ctx.stroke_polygon(art.hex_points(*g.centre(code), self.MINI))
+
+    def sync(self, state: Any, players: Sequence[int], active: int | None,
+             lines: Sequence[tuple[str, str]]) -> None:
+        """Each shown player's tiles (colour, harvested pale), workers (dark dots), name and score line."""
+        self.players = list(players)
+        key = (tuple(self.players), tuple((tuple(sorted(state.boards[p].items())),
+                                           tuple(sorted(state.workers_on[p].items()))) for p in self.players),
+               active, tuple(lines))
+        if key == self._drawn:
+            return
+        self._drawn = key
+        layer = self.canvas["tiles"]
+        layer.clear()
+        ctx = layer.ctx
+        for k, p in enumerate(self.players):
+            x0 = 6 + k * self.cell_w
+            g = BoardGeometry(self.MINI, x0, 18)
+            ctx.text_align = "left"
+            ctx.text_baseline = "alphabetic"
+            ctx.font = theme.font(12, theme.FONT_INK, "bold")
+            ctx.fill_style = theme.OKABE_ITO["vermillion"] if p == active else theme.INK
+            name = state.players[p] + (" ◀" if p == active else "")
+            ctx.fill_text(name, x0, 13, self.cell_w - 10)
+            for code, side in state.boards[p].items():
+                crop = CROP_OF[code]
+                cx, cy = g.centre(code)
+                ctx.fill_style = art.CROP_COLOUR[crop] if side == "up" else art.tint(art.CROP_COLOUR[crop], 0.72)
+                ctx.fill_polygon(art.hex_points(cx, cy, self.MINI - 0.4))
+            for code in state.workers_on[p]:
+                cx, cy = g.centre(code)
+                ctx.fill_style = theme.INK
+                ctx.fill_rect(cx - 3, cy - 3, 6, 6)
+            ctx.fill_style = theme.PRINT
+            ctx.font = theme.font(10, theme.FONT_INK)
+            if k < len(lines):
+                ctx.fill_text(lines[k][0], x0, self.height - 18, self.cell_w - 8)
+                ctx.fill_text(lines[k][1], x0, self.height - 5, self.cell_w - 8)

@@ -1,0 +1,796 @@
+"""The playable Key Harvest table: your country board, the town and the stores, your screen, bots, the log.
+
+The table only asks the engine (``legal_actions``, ``legal_spaces``, ``check``, ``apply``, ``undo``,
+``breakdown``...) and draws the answer; it never decides a rule. Every handler is guarded: a
+problem becomes a plain message in the status line, never a traceback.
+
+A turn at this table: the action buttons say what is still allowed (one or two different actions,
+never Buy after Bid); click your unharvested tiles to harvest a group, pick a worker and click a
+tinted space, click a store tile to buy it, or click a registry tile and build a bid from the
+counters behind your screen; End turn lets the bots play (one log line each). Decisions an effect
+asks for (a crop, a tile, a space) appear as buttons and as tinted targets. With two or more people
+at one screen (``humans=["Ann", "Bob"]``) the screen — the counters — is hidden between turns
+until the next player says they are ready.
+"""
+
+from __future__ import annotations
+
+import functools
+import html
+import json
+from collections.abc import Sequence
+from typing import Any
+
+import ipywidgets as W
+from sheetkit.widgets import theme
+from sheetkit.widgets.canvas import batch
+from sheetkit.widgets.key_harvest import art
+from sheetkit.widgets.key_harvest import text as words
+from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
+from sheetkit.widgets.key_harvest.town import TownBoard
+from sheetkit.widgets.table_base import (
+    ME,
+    TABLE_CSS,
+    GameTable,
+    bot_kind,
+    button,
+    guarded,
+    html_widget,
+    row,
+)
+
+from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.games.key_harvest import BOTS, CODES, CROPS, Bid, Buy, Choose, EndTurn, Harvest, KeyHarvestState, new_game
+from sheetkit.games.key_harvest.moves import PlaceWorker, RemoveWorker
+from sheetkit.games.key_harvest.workers import WORKERS
+
+BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
+NO_BID = (0, 0, 0, 0, 0)
+
+FRIENDLY = {
+    "over": "The game is over — play the same deal again or start a new game.",
+}
+
+KH_CSS = f"""
+<style>
+.sk-kh .sk-kh-left {{ gap: 6px; width: 430px; max-width: 100%; }}
+.sk-kh .sk-kh-side {{ gap: 5px; width: 500px; max-width: 100%; }}
+.sk-kh .sk-actions button {{ font-weight: bold; }}
+.sk-kh .sk-actions button.sk-on {{ outline: 3px solid {theme.OKABE_ITO['blue']}; }}
+.sk-kh .sk-actions button.sk-done {{ text-decoration: line-through; }}
+.sk-kh .sk-why {{ font-size: 12px; color: {theme.PRINT}; line-height: 1.3; }}
+.sk-kh .sk-workers button, .sk-kh .sk-choices button {{ font-size: 13px; }}
+.sk-kh .sk-workers button.sk-on {{ outline: 3px solid {theme.OKABE_ITO['blue']}; font-weight: bold; }}
+.sk-kh .sk-screen {{ background: #F6EFE0; border: 1px dashed #B8A77E; border-radius: 4px; padding: 3px 6px; gap: 4px; }}
+.sk-kh .sk-screen button {{ color: {theme.INK}; border: 1px solid #B8B09C; font-size: 13px; padding: 0 8px; }}
+.sk-kh .sk-screen .sk-bidline {{ font-size: 13px; }}
+.sk-kh .sk-handoff {{ background: #FFF6D8; border: 2px solid {theme.OKABE_ITO['orange']}; border-radius: 4px;
+  padding: 6px 10px; gap: 6px; }}
+.sk-kh .sk-log {{ height: 120px; }}
+.sk-kh .sk-log .sk-log-event {{ color: {theme.OKABE_ITO['blue']}; }}
+.sk-kh .sk-log .sk-log-turn {{ color: {theme.PRINT}; font-style: italic; }}
+.sk-kh .sk-end {{ min-width: 0; }}
+.sk-kh .sk-breakdown th, .sk-kh .sk-breakdown td {{ padding: 2px 5px; }}
+.sk-kh .sk-kh-side .sk-row > button, .sk-kh .sk-kh-side .sk-row > .widget-upload {{ flex: 0 0 auto; }}
+</style>
+"""
+
+
+class KeyHarvestTable(GameTable):
+    """A playable Key Harvest table: you against ``bots`` (1–3), or 2–4 people at one screen (``humans``).
+
+    ``code`` replays a shared deal (``KH-XXXX-XXXX``); ``seed`` picks one; neither: a fresh deal.
+    ``humans`` names the people taking turns at this screen (the first one sits in seat 0);
+    ``record`` (a record dict or JSON text) continues or reviews a saved game. ``auto=False``
+    shows the bots' moves one at a time (press Next step).
+    """
+
+    GAME = "key-harvest"
+    TITLE = "Key Harvest"
+    CODE_EXAMPLE = "KH-0000-0001"
+    BOTS = BOTS
+    BOT_LABELS = BOT_LABELS
+    FRIENDLY = FRIENDLY
+    DEFAULT_BOTS = ("greedy", "greedy")
+    SHARE_WHAT = "this deal"
+    SHARE_GETS = "the same starting tiles, counters and bag order"
+    # () is people only (pass-and-play); one person alone gets a greedy bot (Key Harvest needs 2–4 players).
+    OPPONENTS = (("people only", ()), ("vs greedy bot", ("greedy",)), ("vs 2 bots", ("greedy", "greedy")),
+                 ("vs 3 bots", ("greedy", "random", "greedy")))
+
+    def __init__(self, code: str | None = None, bots: Sequence[str] | str = ("greedy", "greedy"), *,
+                 seed: int | None = None, players: int | None = None, variant: str = "standard",
+                 name: str = "You", humans: Sequence[str] = (), record: dict[str, Any] | str | None = None,
+                 notes: Sequence[str] = (), auto: bool = True) -> None:
+        people = [h for h in humans if h]
+        if people:
+            name = people[0]
+        self._people = people[1:4]           # the other people at this screen (seats 1..)
+        self.viewer = ME                     # whose board and screen the table shows
+        self._handoff: int | None = None     # a person who must say "ready" before their screen shows
+        self._mode: str | None = None        # harvest / worker / buy / bid (what a click means)
+        self._worker: str | None = None
+        self._bid_tile: str | None = None
+        self._bid: list[int] = list(NO_BID)
+        self._serial = 0
+        self._auto_default = auto
+        self._follower = words.LogFollower()
+        super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
+                         seats=players)
+
+    # ----- what the base asks -----------------------------------------------------------------
+    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
+                  variant: str | None = None) -> KeyHarvestState:
+        players = list(players)
+        if self._people and players[0] == self.name and players[1:1 + len(self._people)] != self._people:
+            players = [players[0], *self._people, *players[1:]]
+        if len(players) < 2:          # Key Harvest needs 2–4 players: a lone player gets a greedy bot
+            players.append(BOT_LABELS["greedy"])
+        if len(players) > 4:
+            raise RecordError("Key Harvest takes 2 to 4 players")
+        try:
+            if code:
+                return new_game(players, code=code)
+            return new_game(players, seed=seed, variant=variant or "standard")
+        except ValueError as e:   # the engine's player-count check
+            raise RecordError(str(e)) from None
+
+    def _human_seat(self, state: Any, p: int) -> bool:
+        """A seat whose name is not a bot's is a person at this screen (pass-and-play)."""
+        return bot_kind(state.players[p], self.BOT_LABELS) is None
+
+    def humans(self) -> list[int]:
+        """The seats played by people at this screen."""
+        return [p for p in range(self.state.num_players) if p == ME or self._human_seat(self.state, p)]
+
+    def _reset_choices(self) -> None:
+        self._mode = self._worker = self._bid_tile = None
+        self._bid = list(NO_BID)
+        self.viewer = ME
+        self._handoff = None
+
+    def _moves_on(self, state: KeyHarvestState) -> bool:  # type: ignore[override]
+        cur = state.current_players()
+        return state.is_chance_node() or bool(cur and cur[0] not in self.humans())
+
+    def _progress(self) -> str:
+        return f"turn{self.state.turn}"
+
+    def _views(self) -> list[Any]:
+        return [self.board, self.town, self.opponents]
+
+    def _build(self) -> None:
+        st = self.state
+        self.board = CountryBoard()
+        self.sheet = self.board              # the base's name for the player's sheet
+        self.board.canvas.on_ready(self._redraw_board)
+        self.board.canvas.on_click(self._on_board_click)
+        self.town = self._make_town(st)
+        self.opponents = self._make_opponents(st)
+
+        self.status = html_widget("sk-status")
+        self.info = html_widget("sk-info")
+        self.action_buttons: dict[str, W.Button] = {}
+        for kind in words.ACTION_KINDS:
+            b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind])
+            b.layout = W.Layout(width="auto")
+            b.on_click(functools.partial(self._on_action, kind))
+            self.action_buttons[kind] = b
+        self.end_turn_button = button("End turn", "sk-end-turn", "check", "End your turn: the registry refills "
+                                      "and the next player goes", "primary")
+        self.end_turn_button.on_click(self._on_end_turn)
+        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn")
+        self.undo_button.on_click(self._on_undo)
+        for b in (self.end_turn_button, self.undo_button):
+            b.layout = W.Layout(width="auto")
+        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button)
+        self.actions.add_class("sk-actions")
+        self.why = html_widget("sk-why")
+
+        self.worker_box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
+        self.worker_box.add_class("sk-workers")
+        self.worker_buttons: dict[str, W.Button] = {}
+        self.choice_box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
+        self.choice_box.add_class("sk-choices")
+        self._choice_values: tuple[str, ...] = ()
+
+        self.crop_buttons: list[W.Button] = []
+        for c, crop in enumerate(CROPS):
+            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid")
+            b.style.button_color = art.tint(art.CROP_COLOUR[c], 0.45)
+            b.layout = W.Layout(width="auto")
+            b.on_click(functools.partial(self._on_add_counter, c))
+            self.crop_buttons.append(b)
+        self.screen_words = html_widget("sk-screen-words")
+        self.bid_line = html_widget("sk-bidline")
+        self.confirm_bid = button("Confirm bid", "sk-confirm-bid", "gavel", "Put the tile in your store with "
+                                  "this bid", "success")
+        self.clear_bid = button("Clear", "sk-clear-bid", "times", "Take the counters back behind your screen")
+        self.confirm_bid.on_click(self._on_confirm_bid)
+        self.clear_bid.on_click(self._on_clear_bid)
+        for b in (self.confirm_bid, self.clear_bid):
+            b.layout = W.Layout(width="auto")
+        self.screen = W.VBox([self.screen_words, row(*self.crop_buttons),
+                              row(self.bid_line, self.confirm_bid, self.clear_bid)])
+        self.screen.add_class("sk-screen")
+        self.ready_words = html_widget("sk-handoff-words")
+        self.ready_button = button("I am ready", "sk-ready", "eye", "Show your screen (the others look away)",
+                                   "warning")
+        self.ready_button.layout = W.Layout(width="auto")
+        self.ready_button.on_click(self._on_ready)
+        self.handoff = W.VBox([self.ready_words, self.ready_button], layout=W.Layout(display="none"))
+        self.handoff.add_class("sk-handoff")
+
+        self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move")
+        self.next_button.layout = W.Layout(width="auto")
+        self.next_button.on_click(self._on_next)
+        self.auto = W.Checkbox(value=self._auto_default, description="Auto: bots play at once", indent=False,
+                               layout=W.Layout(width="auto"))
+        self.auto.add_class("sk-auto")
+        self.auto.observe(self._on_auto, names="value")
+
+        self.end_summary = html_widget("sk-end-summary")
+        self.breakdown = html_widget("sk-breakdown")
+        self.again_button = button("Play this deal again", "sk-again", "repeat", "Same deal, same bots", "success")
+        self.again_button.layout = W.Layout(width="auto")
+        self.again_button.on_click(self._on_again)
+        self.share = html_widget("sk-share")
+        self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
+                              layout=W.Layout(display="none"))
+        self.end_box.add_class("sk-end")
+
+        self.game_rows = self._game_rows("KH-XXXX-XXXX", "Play the deal of a game code",
+                                         "A fresh deal, against the bots chosen beside")
+        self.log = html_widget("sk-log")
+        self.hooks = html_widget("sk-hooks")
+        self.hooks.layout.display = "none"
+
+        self.controls = W.VBox([self.actions, self.why, self.worker_box, self.choice_box, self.handoff, self.screen,
+                                row(self.next_button, self.auto)])
+        self.controls.add_class("sk-kh-controls")
+        self.side = W.VBox([self.status, self.info, self.controls, self.end_box, self.town.widget, self.game_rows])
+        self.side.add_class("sk-kh-side")
+        self.left = W.VBox([self.board.widget, self.opponents.widget, self.log])
+        self.left.add_class("sk-kh-left")
+        self.main = W.HBox([self.side, self.left])
+        self.main.add_class("sk-main")
+        # board left, the panel right; on a phone the panel (the next action) comes first
+        self.main.layout.flex_flow = "row-reverse wrap"
+        self.main.layout.justify_content = "flex-end"
+        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KH_CSS), self.main, self.hooks])
+        self.widget.add_class("sk-table")
+        self.widget.add_class("sk-kh")
+
+    def _make_town(self, st: KeyHarvestState) -> TownBoard:
+        town = TownBoard(st.num_players)
+        town.canvas.on_ready(self._redraw_town)
+        town.canvas.on_click(self._on_town_click)
+        return town
+
+    def _make_opponents(self, st: KeyHarvestState) -> OpponentBoards:
+        view = OpponentBoards(self._shown_others(st))
+        view.canvas.on_ready(self._redraw_opponents)
+        return view
+
+    def _shown_others(self, st: KeyHarvestState) -> list[int]:
+        return [p for p in range(st.num_players) if p != self.viewer]
+
+    def _renew_views(self, old: KeyHarvestState, state: KeyHarvestState) -> None:  # type: ignore[override]
+        if state.num_players != old.num_players:
+            gone_town, gone_opp = self.town, self.opponents
+            self.town = self._make_town(state)
+            self.opponents = self._make_opponents(state)
+            self.side.children = tuple(self.town.widget if w is gone_town.widget else w for w in self.side.children)
+            self.left.children = (self.board.widget, self.opponents.widget, self.log)
+            gone_town.canvas.close()
+            gone_opp.canvas.close()
+
+    # ----- what tests and the notebook use ---------------------------------------------------
+    def space_point(self, code: str) -> tuple[float, float]:
+        """Where to click space ``code`` on your board, in the board canvas's own pixels."""
+        return self.board.click_geometry.centre(code)
+
+    def click_space(self, code: str) -> None:
+        """Click a space of your board as a browser would."""
+        self.board.canvas.simulate_click(*self.board.geo.centre(code))
+
+    def town_point(self, *hit: str) -> tuple[float, float]:
+        """Where to click a registry tile (``"registry", code``), a store tile (``"store", owner, code``) or a
+        townsfolk (``"townsfolk", id``), in the town canvas's own pixels."""
+        x, y = self.town.point_of(self.state, hit)
+        return x * self.town.canvas.scale, y * self.town.canvas.scale
+
+    def click_town(self, *hit: str) -> None:
+        """Click a thing on the town board as a browser would."""
+        self.town.canvas.simulate_click(*self.town.point_of(self.state, hit))
+
+    def hook_data(self) -> dict[str, Any]:
+        """What the hidden ``.sk-hooks`` element tells browser tests (whose move, what is legal, where to click)."""
+        st = self.state
+        p = self.viewer
+        mine = p in st.current_players() and self._handoff is None and not st.is_terminal()
+        legal = st.legal_actions(p) if mine else []
+        pend = st.pending
+        town = {}
+        for code in st.registry:
+            town[f"registry:{code}"] = self.town_point("registry", code)
+        for o in range(st.num_players):
+            for code, *_ in st.stores[o]:
+                town[f"store:{o}:{code}"] = self.town_point("store", str(o), code)
+        return {
+            "serial": self._serial, "viewer": p, "mine": mine, "over": st.is_terminal(), "turn": st.turn,
+            "handoff": self._handoff, "pending": pend.kind if pend is not None and mine else None,
+            "choices": sorted({a.value for a in legal if isinstance(a, Choose)}),
+            "harvest": sorted({a.code for a in legal if isinstance(a, Harvest)}),
+            "buy": sorted({a.code for a in legal if isinstance(a, Buy)}),
+            "bid": sorted({a.code for a in legal if isinstance(a, Bid)}),
+            "place": sorted({f"{a.worker}@{a.code}" for a in legal if isinstance(a, PlaceWorker)}),
+            "done": st.turn_actions, "counters": list(st.counters[p]) if mine else None,
+            "board": {c: self.space_point(c) for c in CODES},
+            "town": town, "code": st.game_code(),
+        }
+
+    # ----- guards -----------------------------------------------------------------------------
+    def _my_move(self) -> int:
+        """The seat acting at this screen now, or a plain refusal."""
+        st = self.state
+        if st.is_terminal():
+            raise IllegalAction("the game is over", "over")
+        if self._handoff is not None:
+            raise IllegalAction(f"first pass the screen: {st.players[self._handoff]} clicks “I am ready”",
+                                "handoff")
+        cur = st.current_players()
+        if self.viewer not in cur:
+            who = st.players[cur[0]] if cur else "the table"
+            raise IllegalAction(f"wait: {who} is to act" + ("" if self.auto.value else " — press Next step"),
+                                "not-your-turn")
+        return self.viewer
+
+    # ----- handlers ---------------------------------------------------------------------------
+    @guarded
+    def _on_action(self, kind: str, _: Any = None) -> None:
+        p = self._my_move()
+        if self.state.pending is not None:
+            raise IllegalAction(f"first answer: {self.state.pending.prompt}", "pending")
+        if self._mode == kind:       # a second press puts the action away again
+            self._mode = self._worker = self._bid_tile = None
+            self._bid = list(NO_BID)
+            self._redraw_quietly()
+            return
+        why = words.may_reason(self.state, p, kind)
+        if why is not None:
+            self._fail(f"{words.ACTION_LABELS[kind]} is not possible now: {why}")
+            return
+        self._mode, self._worker = kind, None
+        if kind != "bid":
+            self._bid_tile, self._bid = None, list(NO_BID)
+        self._redraw_quietly()
+
+    @guarded
+    def _on_worker(self, wid: str, _: Any = None) -> None:
+        self._my_move()
+        self._mode, self._worker = "worker", wid
+        if not self.state.legal_spaces(self.viewer, wid):
+            w = WORKERS[wid]
+            self._error = (f"The {w.name} ({w.value}) fits no space now: it needs an empty space touching "
+                           f"{w.value}+ of your tiles and no other worker.")
+            self._render([])
+            return
+        self._redraw_quietly()
+
+    @guarded
+    def _on_choice(self, value: str, _: Any = None) -> None:
+        p = self._my_move()
+        options = [a for a in self.state.legal_actions(p) if isinstance(a, Choose) and a.value == value]
+        if not options:
+            raise IllegalAction(f"{value!r} is not one of the choices now", "bad-choice")
+        self._apply(p, options[0])
+
+    @guarded
+    def _on_board_click(self, x: float, y: float) -> None:
+        code = self.board.code_at(x, y)
+        if code is None:
+            self._fail("Click a space of your board.")
+            return
+        self._board_code(code)
+
+    def _board_code(self, code: str) -> None:
+        st = self.state
+        p = self._my_move()
+        if st.pending is not None:
+            choice = [a for a in st.legal_actions(p) if isinstance(a, Choose) and a.value == code]
+            if not choice:
+                raise IllegalAction(f"{code} is not one of the choices: {st.pending.prompt}", "bad-choice")
+            self._apply(p, choice[0])
+            return
+        tiles, workers = st.boards[p], st.workers_on[p]
+        if self._mode == "worker" and self._worker is not None:
+            self._apply(p, PlaceWorker(self._worker, code))
+        elif code in workers:
+            w = WORKERS[workers[code]]
+            if self._mode == "worker":
+                self._apply(p, RemoveWorker(code))
+            else:
+                self._fail(f"That is your {w.name} ({w.value}). To take it off, press Worker, then click it.")
+        elif tiles.get(code) == "up":
+            self._apply(p, Harvest(code))
+        elif tiles.get(code) == "harvested":
+            self._fail(f"{code} is harvested already: a Waterer, the Mayor or an event turns it back up.")
+        elif self._mode == "worker":
+            self._fail("Choose a worker first (the buttons under the actions).")
+        else:
+            self._fail(f"{code} is an empty space: its tile is in the bag, the registry or a store — or play a "
+                       "worker here (press Worker).")
+
+    @guarded
+    def _on_town_click(self, x: float, y: float) -> None:
+        hit = self.town.hit(self.state, x, y)
+        if hit is None:
+            self._fail("Click a registry tile to bid, a store tile to buy, or a townsfolk to play it.")
+            return
+        self._town_hit(hit)
+
+    def _town_hit(self, hit: tuple[str, ...]) -> None:
+        st = self.state
+        p = self._my_move()
+        kind = hit[0]
+        code = hit[-1]
+        if st.pending is not None:
+            if st.pending.kind == "sale" and kind == "registry":
+                self._mode, self._bid_tile, self._bid = "sale", code, list(NO_BID)
+                self._redraw_quietly()
+                return
+            choice = [a for a in st.legal_actions(p) if isinstance(a, Choose) and a.value == code]
+            if not choice:
+                raise IllegalAction(f"that is not one of the choices: {st.pending.prompt}", "bad-choice")
+            self._apply(p, choice[0])
+            return
+        if kind == "registry":
+            why = words.may_reason(st, p, "bid")
+            if why is not None:
+                self._fail(f"You cannot bid for {code} now: {why}.")
+                return
+            self._mode, self._bid_tile = "bid", code
+            self._bid = list(NO_BID)
+            self._redraw_quietly()
+        elif kind == "store":
+            self._apply(p, Buy(code))
+        else:
+            self._on_worker(code)
+
+    @guarded
+    def _on_add_counter(self, crop: int, _: Any = None) -> None:
+        p = self._my_move()
+        if self._bid_tile is None:
+            self._fail("First click a registry tile to bid for (the counters are your bid's payment).")
+            return
+        have = self.state.counters[p][crop]
+        if self._bid[crop] >= have:
+            self._fail(f"You have only {have} {CROPS[crop]} behind your screen.")
+            return
+        self._bid[crop] += 1
+        self._redraw_quietly()
+
+    @guarded
+    def _on_clear_bid(self, _: Any = None) -> None:
+        self._bid = list(NO_BID)
+        self._redraw_quietly()
+
+    @guarded
+    def _on_confirm_bid(self, _: Any = None) -> None:
+        p = self._my_move()
+        if self._bid_tile is None:
+            self._fail("First click a registry tile to bid for.")
+            return
+        if sum(self._bid) == 0:
+            self._fail(f"Your bid for {self._bid_tile} is empty: click at least one of your counters.")
+            return
+        bid = (self._bid[0], self._bid[1], self._bid[2], self._bid[3], self._bid[4])
+        if self._mode == "sale":
+            self._apply(p, Choose(self._bid_tile, bid))
+        else:
+            self._apply(p, Bid(self._bid_tile, bid))
+
+    @guarded
+    def _on_end_turn(self, _: Any = None) -> None:
+        p = self._my_move()
+        self._apply(p, EndTurn())
+
+    @guarded
+    def _on_undo(self, _: Any = None) -> None:
+        p = self.viewer
+        self.state.undo(p)
+        self._mode = self._worker = self._bid_tile = None
+        self._bid = list(NO_BID)
+        self._error = None
+        self._render(["move"])
+
+    @guarded
+    def _on_ready(self, _: Any = None) -> None:
+        if self._handoff is None:
+            return
+        self.viewer, self._handoff = self._handoff, None
+        self._mode = self._worker = self._bid_tile = None
+        self._bid = list(NO_BID)
+        self._error = None
+        self._render([], full=True)
+
+    @guarded
+    def _on_next(self, _: Any = None) -> None:
+        events = self._advance(steps=1)
+        self._error = None
+        self._render(events)
+
+    @guarded
+    def _on_auto(self, change: dict[str, Any]) -> None:
+        if change.get("new"):
+            events = self._advance()
+            self._render(events)
+        else:
+            self._render([])
+
+    @guarded
+    def _on_again(self, _: Any = None) -> None:
+        st = self.state
+        self._adopt(KeyHarvestState(st.params, list(st.players), seed=st.seed))
+
+    # ----- game flow --------------------------------------------------------------------------
+    def _apply(self, p: int, action: Any) -> None:
+        """Apply your move (the engine refuses an illegal one in words), then let the table move on."""
+        self.state.apply(p, action)
+        if isinstance(action, (Bid, Choose, EndTurn, PlaceWorker, RemoveWorker, Buy, Harvest)):
+            self._mode = self._worker = self._bid_tile = None
+            self._bid = list(NO_BID)
+        events = ["move", *self._advance()]
+        self._error = None
+        self._render(events)
+
+    def _advance(self, steps: int | None = None) -> list[str]:
+        """Let the table and the bots move on until a person must act (``steps``: at most that many bot moves)."""
+        st = self.state
+        events: list[str] = []
+        auto = self.auto.value if hasattr(self, "auto") else self._auto_default
+        moved = 0
+        humans = self.humans()
+        while not st.is_terminal():
+            if st.is_chance_node():
+                before = st.turn
+                st.apply_chance()
+                if st.turn != before:
+                    events.append("turn")
+                continue
+            cur = st.current_players()
+            if not cur:
+                break
+            p = cur[0]
+            if p in humans:
+                if p != self.viewer:
+                    self._handoff = p
+                break
+            if (not auto and steps is None) or (steps is not None and moved >= steps):
+                break
+            bot = self.bots.get(p)
+            st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
+            moved += 1
+        if st.is_terminal():
+            events.append("over")
+        return events
+
+    def _redraw_quietly(self) -> None:
+        self._error = None
+        self._render([])
+
+    # ----- drawing ----------------------------------------------------------------------------
+    @guarded
+    def _redraw_board(self) -> None:
+        with batch():
+            self.board.draw_static()
+            self.board.forget()
+            self._sync_board()
+
+    @guarded
+    def _redraw_town(self) -> None:
+        with batch():
+            self.town.draw_static()
+            self.town.forget()
+            self._sync_town()
+
+    @guarded
+    def _redraw_opponents(self) -> None:
+        with batch():
+            self.opponents.draw_static()
+            self.opponents.forget()
+            self._sync_opponents()
+
+    def _targets(self) -> tuple[list[str], list[str]]:
+        """(legal spaces to tint, the group to tint orange) on your board for what you are doing."""
+        st = self.state
+        p = self.viewer
+        if self._handoff is not None or st.is_terminal() or p not in st.current_players():
+            return [], []
+        pend = st.pending
+        if pend is not None:
+            codes = [a.value for a in st.legal_actions(p) if isinstance(a, Choose)]
+            return [c for c in codes if c in st.boards[p] or (pend.kind == "replace" and c in CODES)], []
+        if self._mode == "worker" and self._worker:
+            return st.legal_spaces(p, self._worker), []
+        if self._mode == "worker":
+            return list(st.workers_on[p]), []
+        if self._mode == "harvest":
+            return [], [c for g in st.harvestable_groups(p) for c in g]
+        return [], []
+
+    def _sync_board(self) -> None:
+        st = self.state
+        legal, group = self._targets()
+        name = st.players[self.viewer]
+        title = "YOUR COUNTRY BOARD" if name == "You" else f"{name.upper()}'S COUNTRY BOARD"
+        note = ""
+        if self._mode == "worker" and self._worker:
+            w = WORKERS[self._worker]
+            note = f"{w.name} ({w.value}): {len(legal)} spaces"
+        elif self._mode == "harvest":
+            note = "harvest: click a group"
+        elif not self._handoff:
+            note = f"score now {st.total(self.viewer)}"   # your own counters are known to you
+        self.board.sync(st, self.viewer, title, legal, group, note)
+
+    def _sync_town(self) -> None:
+        st = self.state
+        p = self.viewer
+        mine = self._handoff is None and p in st.current_players() and not st.is_terminal()
+        legal = st.legal_actions(p) if mine else []
+        biddable = {a.code for a in legal if isinstance(a, Bid)}
+        buyable = {a.code for a in legal if isinstance(a, Buy)}
+        if st.pending is not None and mine:
+            values = {a.value for a in legal if isinstance(a, Choose)}
+            biddable = {c for c in st.registry if c in values}
+            buyable = {c for s in st.stores for c, *_ in s if c in values}
+        self.town.sync(st, p, self._bid_tile, biddable, buyable)
+
+    def _sync_opponents(self) -> None:
+        st = self.state
+        others = self._shown_others(st)
+        lines = [words.score_lines(st, q) for q in others]
+        self.opponents.sync(st, others, st.active if not st.is_terminal() else None, lines)
+
+    def _sync_canvases(self, full: bool) -> None:
+        if self.board.canvas.ready:
+            if full:
+                self.board.draw_static()
+            self._sync_board()
+        if self.town.canvas.ready:
+            if full:
+                self.town.draw_static()
+            self._sync_town()
+        if self.opponents.canvas.ready:
+            if full:
+                self.opponents.draw_static()
+            self._sync_opponents()
+
+    def _render_text(self, message: str | None = None) -> None:
+        st = self.state
+        self._serial += 1
+        p = self.viewer
+        over = st.is_terminal()
+        handoff = st.players[self._handoff] if self._handoff is not None else None
+        line = words.status_line(st, p, mode=self._mode, worker=self._worker, bid_tile=self._bid_tile,
+                                 bid=self._bid, handoff=handoff, auto=self.auto.value)
+        self.status.value = self._status_html(line, message)
+        self.info.value = words.turn_info(st, p)
+        mine = handoff is None and p in st.current_players() and not over
+        pend = st.pending if mine else None
+        # the action buttons: what this turn still allows, with the engine's reason when not
+        reasons = []
+        for kind, b in self.action_buttons.items():
+            why = words.may_reason(st, p, kind) if mine else "it is not your turn"
+            done = kind in st.turn_actions
+            b.disabled = why is not None or pend is not None
+            b.tooltip = words.ACTION_HELP[kind] if why is None else f"Not now: {why}"
+            b.description = words.ACTION_LABELS[kind] + (" ✓" if done else "")
+            _toggle(b, "sk-on", self._mode == kind and mine)
+            _toggle(b, "sk-done", done)
+            if why is not None and mine and pend is None:
+                reasons.append(f"<b>{words.ACTION_LABELS[kind]}</b>: {html.escape(why)}")
+        self.why.value = " · ".join(reasons) if reasons else ""
+        self.end_turn_button.disabled = not mine or pend is not None
+        self.undo_button.disabled = not (mine and st.can_undo(p))
+        self._render_workers(st, p, mine and pend is None and self._mode == "worker")
+        self._render_choices(st, p, pend)
+        self._render_screen(st, p, mine, handoff)
+        self.handoff.layout.display = "flex" if handoff else "none"
+        if handoff:
+            self.ready_words.value = (f"<b>Pass the screen to {html.escape(handoff)}.</b> Everyone else looks away: "
+                                      f"{html.escape(handoff)}'s counters show after the click.")
+            self.ready_button.description = f"I am {handoff} — show my screen"
+        cur = st.current_players()
+        waiting_bot = bool(cur) and cur[0] not in self.humans() and not over
+        self.next_button.disabled = not waiting_bot
+        self.code.value = self._code_html()
+        self.log.value = words.log_html(self._follower.lines_for(st))
+        self.end_box.layout.display = "flex" if over else "none"
+        self.controls.layout.display = "none" if over else "flex"
+        if over:
+            self.end_summary.value = words.end_summary(st, p)
+            self.breakdown.value = words.breakdown_html(st, p)
+            self.share.value = self._share_html()
+            if not self.download.value:
+                self.download.value = self._download_link()
+        else:
+            self.breakdown.value = ""
+        data = html.escape(json.dumps(self.hook_data()), quote=True)
+        self.hooks.value = f"<div class='sk-kh-state' data-state=\"{data}\"></div>"
+
+    def _render_workers(self, st: KeyHarvestState, p: int, show: bool) -> None:
+        ids = tuple(st.workers_available(p)) if show else ()
+        if tuple(self.worker_buttons) != ids:
+            for b in self.worker_buttons.values():
+                b.close()
+            self.worker_buttons = {}
+            for wid in ids:
+                w = WORKERS[wid]
+                b = button(f"{w.value} {w.name}", f"sk-worker-{wid}", "", f"{w.name} ({w.value}"
+                           f"{', townsfolk' if w.townsfolk else ''}): {w.action}")
+                b.layout = W.Layout(width="auto")
+                b.on_click(functools.partial(self._on_worker, wid))
+                self.worker_buttons[wid] = b
+            self.worker_box.children = tuple(self.worker_buttons.values())
+        for wid, b in self.worker_buttons.items():
+            _toggle(b, "sk-on", wid == self._worker)
+            b.button_style = "info" if WORKERS[wid].townsfolk else ""
+            b.disabled = not st.legal_spaces(p, wid)
+        self.worker_box.layout.display = "flex" if ids else "none"
+
+    def _render_choices(self, st: KeyHarvestState, p: int, pend: Any) -> None:
+        values: tuple[str, ...] = ()
+        if pend is not None and pend.kind != "sale":
+            values = tuple(dict.fromkeys(a.value for a in st.legal_actions(p) if isinstance(a, Choose)))
+        elif pend is not None:
+            values = ("decline",)
+        if values != self._choice_values:
+            self._choice_values = values
+            for b in self.choice_box.children:
+                b.close()
+            kids = []
+            for v in values:
+                label = "Decline" if v == "decline" else v
+                b = button(label, f"sk-choice-{v}", "", f"Choose {v}")
+                if v in CROPS:
+                    b.style.button_color = art.tint(art.CROP_COLOUR[CROPS.index(v)], 0.45)
+                b.layout = W.Layout(width="auto")
+                b.on_click(functools.partial(self._on_choice, v))
+                kids.append(b)
+            self.choice_box.children = tuple(kids)
+        self.choice_box.layout.display = "flex" if values else "none"
+
+    def _render_screen(self, st: KeyHarvestState, p: int, mine: bool, handoff: str | None) -> None:
+        hidden = handoff is not None or (not mine and p != ME and len(self.humans()) > 1)
+        bidding = mine and self._bid_tile is not None and self._mode in ("bid", "sale")
+        if hidden:
+            self.screen_words.value = "<i>Screen closed: the counters stay hidden until the next player is ready.</i>"
+        else:
+            self.screen_words.value = html.escape(words.screen_html(st, p, self._bid)) + (
+                " — click a registry tile to bid" if mine and not bidding and st.pending is None else "") + (
+                f"<br><span class='sk-small'>General {html.escape(words.stock_words(st))}</span>")
+        mine_counts = st.counters[p]
+        for c, b in enumerate(self.crop_buttons):
+            b.layout.display = "none" if hidden else "flex"
+            left = mine_counts[c] - self._bid[c]
+            b.description = f"{CROPS[c]} {left}" if not bidding else f"+ {CROPS[c]} ({left})"
+            b.disabled = not bidding or left <= 0
+        if bidding:
+            what = "pay for" if self._mode == "sale" else "bid for"
+            self.bid_line.value = (f"<b>{what} {html.escape(self._bid_tile or '')}:</b> "
+                                   f"{html.escape(words.pay_words(self._bid)) if sum(self._bid) else 'nothing yet'}")
+        else:
+            self.bid_line.value = ""
+        self.confirm_bid.layout.display = self.clear_bid.layout.display = "flex" if bidding else "none"
+        self.confirm_bid.disabled = sum(self._bid) == 0
+        self.confirm_bid.description = "Confirm payment" if self._mode == "sale" else "Confirm bid"
+
+
+def _toggle(b: W.Button, cls: str, on: bool) -> None:
+    if on and cls not in b._dom_classes:
+        b.add_class(cls)
+    elif not on and cls in b._dom_classes:
+        b.remove_class(cls)
