@@ -1,8 +1,10 @@
 """Engine speed: games/s for every registered game and bot, and the fast (unchecked) path against the checked one.
 
-Usage: python benchmarks/engine_bench.py [-n 1000]
+Usage: python benchmarks/engine_bench.py [-n 1000] [--game kingdom-maps]
 Ratios are against a baseline measured in the same run (the random bot on the fast path of the same
-game), so the figures travel between machines.
+game), so the figures travel between machines. For Kingdom Maps it also plays the greedy bot as it was
+before issue #8 (``benchmarks/_old_kingdom_greedy.py``: every criterion rescored for every candidate hex)
+on the same seeds, and prints new against old and new against random.
 """
 
 from __future__ import annotations
@@ -12,6 +14,9 @@ import os
 import subprocess
 import sys
 import time
+from collections.abc import Callable
+from pathlib import Path
+from typing import Any
 
 from sheetkit.analysis.simulate import game_seed
 from sheetkit.core.chance import derive_seed
@@ -19,14 +24,23 @@ from sheetkit.core.play import play_out
 from sheetkit.core.registry import GameSpec, all_games
 
 
-def run(spec: GameSpec, bot: str, n: int, fast: bool, players: int = 1) -> float:
-    """Seconds to play n seeded games of ``spec`` with ``bot`` in every seat."""
+def run(spec: GameSpec, bot: str | Callable[..., Any], n: int, fast: bool, players: int = 1) -> float:
+    """Seconds to play n seeded games of ``spec`` with ``bot`` (a name, or a bot class) in every seat."""
+    make = spec.bots[bot] if isinstance(bot, str) else bot
     t0 = time.perf_counter()
     for k in range(n):
         s = game_seed(1, k)
         st = spec.new_state(spec.default_params(), players, seed=s)
-        play_out(st, [spec.bots[bot](seed=derive_seed(s, "bot", p)) for p in range(players)], fast=fast)
+        play_out(st, [make(seed=derive_seed(s, "bot", p)) for p in range(players)], fast=fast)
     return time.perf_counter() - t0
+
+
+def old_kingdom_greedy() -> Callable[..., Any]:
+    """The Kingdom Maps greedy bot before issue #8 (kept in benchmarks/ for this comparison only)."""
+    sys.path.insert(0, str(Path(__file__).parent))
+    from _old_kingdom_greedy import GreedyBot
+
+    return GreedyBot
 
 
 def recorded_games(spec: GameSpec, n: int) -> list[tuple[int, list[tuple[int, object] | None]]]:
@@ -64,12 +78,16 @@ def row(what: str, n: int, secs: float, base_per_game: float) -> str:
 def main() -> int:
     p = argparse.ArgumentParser(description=__doc__)
     p.add_argument("-n", type=int, default=1000, help="games per row (slow bots play n/100)")
+    p.add_argument("--game", action="append", help="only this game (repeatable); default every registered game")
+    p.add_argument("--no-cli", action="store_true", help="skip timing the CLI's simulate")
     a = p.parse_args()
     n = a.n
     load = os.getloadavg()[0] if hasattr(os, "getloadavg") else float("nan")
     print(f"python {sys.version.split()[0]}, {os.cpu_count()} cores, load {load:.2f}; solo games unless noted\n")
     speedups = []
     for spec in all_games():
+        if a.game and spec.name not in a.game:
+            continue
         print(f"### {spec.title}\n")
         print("| what | games | seconds | games/s | time per game vs baseline |")
         print("|---|---|---|---|---|")
@@ -83,6 +101,18 @@ def main() -> int:
         print(row("greedy bot, checked path", n, g_checked, base / n))
         g4 = run(spec, "greedy", n // 4, fast=True, players=min(4, spec.max_players))
         print(row(f"greedy bot, {min(4, spec.max_players)} players, fast path", n // 4, g4, base / n))
+        if spec.name == "kingdom-maps":
+            old = old_kingdom_greedy()
+            m = max(20, n // 4)
+            o1 = run(spec, old, m, fast=True)
+            print(row("greedy bot before issue #8 (full rescoring), fast path", m, o1, base / n))
+            o4 = run(spec, old, max(5, n // 16), fast=True, players=4)
+            print(row("greedy bot before issue #8, 4 players, fast path", max(5, n // 16), o4, base / n))
+            old_s, new_s = o1 / m, g_fast / n
+            old_4, new_4 = o4 / max(5, n // 16), g4 / (n // 4)
+            speedups.append(f"kingdom-maps greedy: new {old_s / new_s:.1f}× faster than the old one solo "
+                            f"({old_4 / new_4:.1f}× with 4 players); new greedy = {new_s / (base / n):.1f}× "
+                            f"the random bot's time per game (old: {old_s / (base / n):.1f}×)")
         for bot in sorted(set(spec.bots) - {"random", "greedy"}):
             m = max(5, n // 100)
             secs = run(spec, bot, m, fast=True)
@@ -97,6 +127,9 @@ def main() -> int:
                         f"greedy-bot games {g_checked / g_fast:.2f}×")
         print()
     print("fast path speed-up over the checked path — " + "; ".join(speedups))
+    print(f"load at the end: {os.getloadavg()[0]:.2f}")
+    if a.no_cli:
+        return 0
     t0 = time.perf_counter()
     subprocess.run([sys.executable, "-m", "sheetkit", "simulate", "--game", "avenue", "--bot", "greedy",
                     "-n", "1000", "--json"], check=True, stdout=subprocess.DEVNULL)

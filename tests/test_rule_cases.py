@@ -3,15 +3,28 @@
 Each of these one-line changes to the rules left the whole unit suite green before this file. Every
 test below was seen failing with its mutation applied to the engine (and passing without it):
 
-| test | mutation it kills (file: change) |
-|---|---|
-| ``test_several_question_hexes_in_one_turn_each_bank`` | kingdom_maps/state.py ``_do``: ``s.questions += 1`` → ``s.questions = 1``; or ``Bank``: ``s.questions -= 1`` → ``s.questions = 0`` |
-| ``test_b3_mixed_rows_never_counts_empty_hexes_as_a_terrain`` | kingdom_maps/criteria.py ``mixed_rows``: ``len({...} - {BLANK})`` → ``len({...})`` |
-| ``test_b2_long_rows_runs_never_start_on_empty_hexes`` | kingdom_maps/criteria.py ``_longest_run``: an empty hex starts a run (``... else (1 if c != BLANK else 0)`` → ``... else 1`` with ``c == prev or prev == BLANK`` extending it) |
-| ``test_only_mountain_uses_left_still_starts_a_turn`` | kingdom_maps/state.py ``_can_start_turn``: ``uses[1:]`` → ``uses[2:]`` |
-| ``test_solo_pass_in_the_first_drawing_ends_the_game_after_the_second`` | kingdom_maps/state.py ``apply_chance`` (roll2): drop ``self.ending = self.ending or any(s.passed ...)``; or ``next_table_step``: check the pass before solo's ``roll2`` |
-| ``test_uses_run_out_is_checked_for_the_next_active_player`` | kingdom_maps/state.py ``next_table_step``: ``_can_start_turn(self._next_active())`` → ``_can_start_turn(self.active)`` |
-| ``test_avenue_no_pass_on_a_full_sheet_while_a_peek_is_possible`` | avenue/state.py ``check``: ``if self.sheets[player].free or self.can_peek(player)`` → ``if self.sheets[player].free`` |
+Test → the mutation it kills (file, function: change):
+
+- ``test_several_question_hexes_in_one_turn_each_bank`` → kingdom_maps/state.py ``_do`` (Place):
+  ``s.questions += 1`` → ``s.questions = 1``; also ``_do`` (Bank): ``s.questions -= 1`` → ``s.questions = 0``.
+- ``test_b3_mixed_rows_never_counts_empty_hexes_as_a_terrain`` → kingdom_maps/criteria.py ``mixed_rows``:
+  ``len({cells[i] for i in row} - {BLANK})`` → ``len({cells[i] for i in row})``.
+- ``test_b2_long_rows_runs_never_start_on_empty_hexes`` → kingdom_maps/criteria.py ``_longest_run``: an empty
+  hex starts a run that the next terrain continues: ``run + 1 if c != BLANK and c == prev else (1 if c != BLANK
+  else 0)`` → ``run + 1 if c != BLANK and (c == prev or prev == BLANK) else 1`` (the empty-map and hand-worked
+  B2 tests stay green under it).
+- ``test_only_mountain_uses_left_still_starts_a_turn`` → kingdom_maps/state.py ``_can_start_turn``:
+  ``any(self.sheets[player].uses[1:])`` → ``any(self.sheets[player].uses[2:])``.
+- ``test_solo_pass_in_the_first_drawing_ends_the_game_after_the_second`` → kingdom_maps/state.py
+  ``apply_chance`` (roll2): drop ``self.ending = self.ending or any(s.passed for s in self.sheets)``; also
+  ``next_table_step``: test ``self.ending or any(s.passed ...)`` before solo's ``roll2`` (the second drawing lost).
+- ``test_uses_run_out_is_checked_for_the_next_active_player`` → kingdom_maps/state.py ``next_table_step``:
+  ``self._can_start_turn(self._next_active())`` → ``self._can_start_turn(self.active)``.
+- ``test_avenue_no_pass_on_a_full_sheet_while_a_peek_is_possible`` → avenue/state.py ``check`` (Pass):
+  ``if self.sheets[player].free or self.can_peek(player)`` → ``if self.sheets[player].free``.
+- ``test_undo_after_another_players_undo_keeps_the_record_true`` → not a mutation: a real bug that
+  tests/test_fuzz.py found (kingdom_maps/state.py ``undo`` searched the log only from the position saved at
+  apply time, which another player's undo had shifted). It fails on the engine before the fix.
 """
 
 from __future__ import annotations
@@ -20,6 +33,7 @@ import pytest
 
 from sheetkit.core.errors import IllegalAction
 from sheetkit.core.play import step_table
+from sheetkit.core.records import replay
 from sheetkit.games.avenue import new_game as avenue_game
 from sheetkit.games.avenue.moves import Draw, Peek
 from sheetkit.games.avenue.moves import Pass as AvenuePass
@@ -57,7 +71,9 @@ def draw_rest(state: KingdomState, player: int) -> None:
 
 
 def play_turn(state: KingdomState, terrain: int | None = None) -> None:
-    """The active player announces (``terrain``, else the highest with uses left); everyone draws; the table moves on."""
+    """Roll; the active player announces ``terrain`` (else the highest with uses left); everyone draws."""
+    if state.is_chance_node():
+        state.apply_chance()
     announces = [a for a in state.legal_actions(state.active) if isinstance(a, Announce)]
     choice = [a for a in announces if terrain is None or a.terrain == terrain]
     state.apply(state.active, max(choice, key=lambda a: (a.terrain, a.die)) if terrain is None else choice[0])
@@ -153,7 +169,12 @@ def test_solo_pass_in_the_first_drawing_ends_the_game_after_the_second() -> None
     board = Board.from_json({"radius": 1})  # 7 hexes, nothing printed
     dice = [3, 2, 2, 2, 4] + [6, 6, 6, 1, 5] + [1] * 10  # more dice: the deal never ends the game here
     state = dealt(1, dice, KingdomParams(inline_map=board))
-    play_turn(state, 1)  # 3 Mountains, then 2 Lakes: 2 hexes left
+    state.apply(0, Announce(1, 3))  # 3 Mountains
+    draw_rest(state, 0)
+    state.apply_chance()
+    state.apply(0, Pick(2))  # then 2 Lakes: 2 hexes left
+    draw_rest(state, 0)
+    state.apply_chance()
     assert sum(1 for c in state.sheets[0].cells if not c) == 2
     state.apply(0, Announce(2, 6))
     assert state.legal_actions(0) == [Pass()]
@@ -211,3 +232,20 @@ def test_avenue_no_pass_on_a_full_sheet_while_a_peek_is_possible() -> None:
     step_table(state)
     assert not state.can_peek(0) and state.legal_actions(0) == [AvenuePass()]
     state.check(0, AvenuePass())
+
+
+def test_undo_after_another_players_undo_keeps_the_record_true() -> None:
+    """docs/architecture.md (``undo(player)``: own action, until the next table step; the record replays to the
+    identical state): when another player's undo has shortened the log, undoing removes *your* last entry —
+    found by tests/test_fuzz.py (the record of such a game did not replay: a stale Place was left in the log)."""
+    state = dealt(3, [3, 2, 2] * 6)
+    state.apply(0, Announce(1, 3))
+    state.apply(1, Pick(2))
+    state.apply(2, Pick(2))
+    state.apply(1, Place(0, 0))
+    state.apply(2, Place(0, 0))
+    state.apply(2, Place(1, 0))
+    state.undo(1)  # the log loses player 1's entry, which came before player 2's two
+    state.undo(2)
+    assert [e["action"]["type"] for e in state.log if e.get("player") == 2] == ["pick", "place"]
+    assert replay(state.to_record()).fingerprint() == state.fingerprint()

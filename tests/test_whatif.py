@@ -103,7 +103,8 @@ def test_a_failing_run_reports_its_error_instead_of_dying_on_its_thread():
 def test_batches_are_sized_by_cost():
     assert chunk_for("avenue", ["greedy"], 2, 1000) == 50       # cheap games: 20 updates over the run
     assert chunk_for("avenue", ["greedy"], 2, 100_000) == 64     # never more than 64 deals a batch
-    assert chunk_for("kingdom-maps", ["greedy"], 2, 100) == 2    # ~0.25 s of work a batch
+    assert chunk_for("kingdom-maps", ["greedy"], 2, 100) == 5    # 20 updates (~0.06 s of work a batch)
+    assert chunk_for("kingdom-maps", ["greedy"], 2, 10_000) == 20  # ~0.25 s of work a batch
     assert chunk_for("avenue", ["montecarlo"], 2, 100) == 1
     assert chunk_for("avenue", ["random"], 2, 60) == 3      # at least ~20 updates
 

@@ -380,3 +380,65 @@ def test_the_land_sale_is_paid_through_the_bid_composer():
     t.crop_buttons[2].click()
     t.confirm_bid.click()
     assert st.boards[0][code] == "up" and st.counters[0] == (0, 0, 0, 0, 0) and st.pending is None
+
+
+def test_a_link_with_people_seats_them_for_pass_and_play():
+    t = KeyHarvestTable.from_query("code=KH-0000-0005&people=Ann,Bob&bots=none")
+    assert t.state.players == ["Ann", "Bob"] and t.bots == {}
+    t2 = KeyHarvestTable.from_query("code=KH-0000-0005&people=Ann,Bob,Cy&bots=greedy")
+    assert t2.state.players == ["Ann", "Bob", "Cy", "Greedy bot"] and list(t2.bots) == [3]
+
+
+def test_while_the_screen_is_passed_only_the_ready_button_is_offered():
+    t = ready(code=None, seed=11, humans=["Ann", "Bob"], bots=())
+    if t._handoff is None:
+        t.end_turn_button.click()
+    assert t._handoff is not None
+    assert t.actions.layout.display == "none" and t.handoff.layout.display == "flex"
+    assert t.ready_button.description == f"I am {t.state.players[t._handoff]} — show my screen"
+    t.ready_button.click()
+    assert t.actions.layout.display == "flex" and t.handoff.layout.display == "none"
+
+
+def test_the_turn_summary_says_what_the_bots_did_since_your_last_turn():
+    t = ready()
+    st = t.state
+    t.end_turn_button.click()
+    assert st.current_players() == [0]
+    ends = [i for i, j in enumerate(st.journal) if j["what"] == "end-turn"]
+    mine = max(i for i in ends if st.journal[i]["player"] == 0)
+    bots = [st.journal[i]["player"] for i in ends if i > mine]
+    text = t.summary.value
+    assert text.startswith("Since your last turn: ")
+    for p in bots:
+        assert f"{st.players[p]}:" in html.unescape(text)
+    t.click_space(my_up_tile(t))
+    assert t.summary.layout.display == "none", "the summary gives way once you act"
+
+
+# ----- what goes to the browser -----------------------------------------------------------------------
+
+def test_nothing_is_drawn_before_a_browser_and_each_click_is_one_canvas_message(monkeypatch):
+    from canvas_recorder import Recorder
+
+    rec = Recorder(monkeypatch)
+    t = KeyHarvestTable(code=CODE)
+    assert rec.count() == 0, "drawing before any browser is connected is lost (Voila) and wasted"
+    t.simulate_client_ready()
+    assert rec.count() == 3, "a new browser gets each canvas (board, town, others' boards) in one message"
+    rec.clear()
+    t.click_space(my_up_tile(t))
+    assert rec.count() == 1, "a harvest is one canvas message"
+    assert t.board.canvas["tiles"].canvas.model_id in rec.canvases()
+    assert t.board.canvas["paper"].canvas.model_id not in rec.canvases(), "the printed board is never redrawn"
+    rec.clear()
+    crop = next(c for c in range(5) if t.state.counters[0][c])
+    t.click_town("registry", t.state.registry[0])
+    assert rec.count() == 1 and rec.canvases() == {t.town.canvas["ink"].canvas.model_id}
+    rec.clear()
+    t.crop_buttons[crop].click()
+    assert rec.count() == 0, "adding a counter to the bid changes no canvas"
+    t.confirm_bid.click()
+    rec.clear()
+    t.end_turn_button.click()                  # the bots play their turns: still one message
+    assert rec.count() == 1

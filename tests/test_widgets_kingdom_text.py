@@ -58,6 +58,8 @@ def test_a_game_against_bots_ends_with_the_placing_and_a_title():
         line = words.status_line(st)
         assert line.startswith(f"Game over: you placed {words.ordinal(place)} of {len(players)} with "
                                f"{st.total(0)} — {want}.")
+        assert [st.breakdown(p)["title"] for p in range(len(players))] == \
+            [placing_title(k) for k in st.placings()], "the engine's breakdown names every player's title"
         summary = words.end_summary(st)
         assert f"<span class='sk-km-title'>{want}</span>" in summary
         assert f"1st {PLACING_TITLES[0]}" in summary, "the ladder of titles is shown"

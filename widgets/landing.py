@@ -31,8 +31,9 @@ GAMES: tuple[GameEntry, ...] = (
     GameEntry("Key Harvest", "bid for hex field tiles with crop counters; build two big holdings; 2–4 players "
               "(you against bots, or people at one screen)",
               "Richard Breese, R&D Games / Rio Grande Games (2007)", "key_harvest.ipynb",
-              (("against two greedy bots", "bots=greedy,greedy"), ("against one bot", "bots=greedy"),
-               ("against three bots", "bots=greedy,random,greedy"))),
+              (("you + 2 greedy bots", "bots=greedy,greedy"), ("you + 1 bot", "bots=greedy"),
+               ("you + 3 bots", "bots=greedy,random,greedy"),
+               ("two people at one screen", "people=Ann,Bob&bots=none"))),
 )
 
 
@@ -58,6 +59,10 @@ MORE: tuple[MoreEntry, ...] = (
     MoreEntry("Lesson: which die will be left for you?",
               "Kingdom Maps' three dice: order statistics counted exactly, beside simulation",
               "lessons/kingdom_dice.ipynb"),
+    MoreEntry("Lesson: what is a bid worth?",
+              "Key Harvest's bids: how often another player buys yours, by bid size and table size; the bag "
+              "counted exactly, beside simulation",
+              "lessons/key_harvest_bids.ipynb"),
 )
 
 _CSS = """<style>

@@ -29,6 +29,7 @@ DEFAULT_EVENTS = ("round", "over", "new")
 # SHEETKIT_LIVE=inline redraws inside the handler, as before (benchmarks/browser_bench.py compares both).
 DEFER = os.environ.get("SHEETKIT_LIVE", "defer") != "inline"
 UPDATING = "<i class='sk-small'>updating…</i>"
+SWITCH_INTERVAL = 0.0005   # s: the GIL's switch interval while a panel redraws (see _Panel._work)
 
 _worker: ThreadPoolExecutor | None = None
 _worker_lock = threading.Lock()
@@ -93,6 +94,11 @@ def live(table: Any, render: Callable[[Any], Part | Sequence[Part]],
     return box
 
 
+def _failure(e: Exception) -> str:
+    """A panel's failure in plain words (never a traceback)."""
+    return f"<i>This analysis could not be drawn ({type(e).__name__}: {str(e)[:120]}).</i>"
+
+
 def _handling_browser_message() -> bool:
     """True while the kernel handles a widget message from a browser (a click, a button press)."""
     try:
@@ -147,14 +153,18 @@ class _Panel:
             parts = list(out) if isinstance(out, list | tuple) else [out]
             return [_prepare(p) for p in parts]
         except Exception as e:  # a panel explains its own failure, quietly
-            return [f"<i>This analysis could not be drawn ({type(e).__name__}: {str(e)[:120]}).</i>"]
+            return [_failure(e)]
 
     def show(self, parts: list[Part], gen: int) -> None:
         """Swap the panel's widgets for ``parts`` (main thread), unless a newer redraw is on its way."""
         if gen != self._gen:
             return
+        try:
+            new = tuple(to_widget(p) for p in parts)
+        except Exception as e:  # called from the event loop, where nobody would see a traceback
+            new = (W.HTML(_failure(e)),)
         old = self.box.children
-        self.box.children = tuple(to_widget(p) for p in parts)
+        self.box.children = new
         for w in old:
             if w is not self.note:
                 w.close()
@@ -179,6 +189,11 @@ class _Panel:
 
     def _work(self, loop: asyncio.AbstractEventLoop) -> None:
         """Worker thread: redraw the newest game waiting until none is left."""
+        # While this thread computes, the kernel's threads (the main one taking the next click, the
+        # one sending messages) wait for the GIL up to the switch interval each time they ask for
+        # it: 5 ms by default, tens of ms per click. A short interval hands it back at once.
+        interval = sys.getswitchinterval()
+        sys.setswitchinterval(min(interval, SWITCH_INTERVAL))
         try:
             while True:
                 with self._lock:
@@ -192,3 +207,5 @@ class _Panel:
         except BaseException:  # the loop is closed (kernel shutting down): stop quietly
             with self._lock:
                 self._busy, self._waiting = False, None
+        finally:
+            sys.setswitchinterval(interval)

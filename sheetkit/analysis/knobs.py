@@ -143,12 +143,33 @@ def _kingdom() -> tuple[Knob, ...]:
     )
 
 
-_KNOBS: dict[str, Callable[[], tuple[Knob, ...]]] = {"avenue": lambda: AVENUE, "kingdom-maps": _kingdom}
+# ------------------------------------------------------------------------------------- Key Harvest
+def _int_field(key: str, label: str, low: int, high: int, help: str) -> Knob:
+    return Knob(key, label, "int", lambda p: getattr(p, key), _field(key), low, high, help=help)
+
+
+KEY_HARVEST = (
+    _int_field("largest_mult", "points per tile, largest group", 0, 5, "the rules: 1 per tile of your largest group"),
+    _int_field("second_mult", "points per tile, 2nd group", 0, 5, "the rules: 2 per tile of your second largest group"),
+    _int_field("counters_per_point", "counters per point", 1, 12, "1 point per this many counters owned (ours: 3)"),
+    Knob("events", "event tiles", "bool", lambda p: p.events, _field("events"),
+         help="events in the bag; off: the game ends when the bag runs out"),
+    _int_field("start_counters", "starting counters", 0, 10, "counters each player draws blind at the start"),
+    _int_field("store_size", "store size", 1, 4, "tiles a store holds (the rules: 2)"),
+    _int_field("registry_size", "registry tiles", 2, 8, "face-up tiles in the land registry (the rules: 6)"),
+    _int_field("end_event", "event that starts the end", 1, 14,
+               "placing this event starts the final turns (the rules: the 10th; 2–3 players have 12 events)"),
+    _int_field("final_turns", "final turns each", 0, 4, "turns each player takes after that event (the rules: 2)"),
+)
+
+_KNOBS: dict[str, Callable[[], tuple[Knob, ...]]] = {"avenue": lambda: AVENUE, "kingdom-maps": _kingdom,
+                                                     "key-harvest": lambda: KEY_HARVEST}
 
 # A first question per game for a dashboard to open with: (knob changes, deals) — quick on one core.
 EXAMPLES: dict[str, tuple[dict[str, Any], int]] = {
     "avenue": ({"penalty": 3}, 200),
     "kingdom-maps": ({"powers": False}, 20),
+    "key-harvest": ({"second_mult": 1}, 100),
 }
 
 

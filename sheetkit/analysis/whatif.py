@@ -27,6 +27,7 @@ OLD, NEW = "old rules", "new rules"
 _COST: dict[tuple[str, str], float] = {
     ("avenue", "random"): 0.0008, ("avenue", "greedy"): 0.0016, ("avenue", "montecarlo"): 0.7,
     ("kingdom-maps", "random"): 0.0015, ("kingdom-maps", "greedy"): 0.006,
+    ("key-harvest", "random"): 0.012, ("key-harvest", "greedy"): 0.005,
 }
 
 

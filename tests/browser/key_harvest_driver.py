@@ -6,9 +6,9 @@ harvest, the store tiles to buy, the registry tiles to bid for, and where each s
 is in its canvas's own pixels). The driver clicks those canvases with a real mouse (canvas pixel →
 page point through the canvas's shown size, so a scaled canvas works too) and presses the buttons.
 
-Its plan each turn: harvest a group; then buy a bot's store tile if one is offered, else bid one
-counter for a registry tile; then End turn. Decisions take the first offered choice (a crop, a tile)
-and decline the land sale.
+Its plan each turn: every fourth turn first play a 1-farmhand (its decision follows); harvest a
+group; then buy a bot's store tile if one is offered, else bid one counter for a registry tile; then
+End turn. Decisions take the first offered choice (a crop, a tile) and decline the land sale.
 """
 
 from __future__ import annotations
@@ -122,6 +122,13 @@ class KeyHarvestDriver:
                 return self._board(page, value, f"choose {value} on the board", st)
             return self._button(page, f"button.sk-choice-{value}", f"choose {value}", st)
         done = st["done"]
+        farm = [pw for pw in st["place"] if pw.startswith("h1")]     # a Gleaner or a Trader: a decision follows
+        if not done and farm and st["turn"] % 4 == 0:
+            wid, code = farm[0].split("@")
+            st = self._button(page, "button.sk-act-worker", "worker", st)
+            st = self._button(page, f"button.sk-worker-{wid}", f"pick {wid}", st)
+            self.kinds.add("worker")
+            return self._board(page, code, f"place {wid} on {code}", st)
         if len(done) < 2 and "harvest" not in done and st["harvest"]:
             self.kinds.add("harvest")
             return self._board(page, st["harvest"][0], f"harvest {st['harvest'][0]}", st)

@@ -46,14 +46,40 @@ def expected(cli: dict[str, Any]) -> list[dict[str, Any]]:
     return out
 
 
+JS_BOXES = """(sels) => Object.fromEntries(sels.map((s) => { const e = document.querySelector(s);
+  if (!e) return [s, null]; const r = e.getBoundingClientRect();
+  return [s, {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width}]; }))"""
+JS_SIDEWAYS = """() => { const cells = document.querySelector('#rendered_cells') || document.scrollingElement;
+  return [document.scrollingElement.scrollWidth - innerWidth, cells.scrollWidth - cells.clientWidth]; }"""
+
+
+def cli_registry(path: Path) -> list[str]:
+    """The registry of a saved game, from the engine's replay."""
+    from sheetkit.core.records import load_record, replay
+
+    return list(replay(load_record(path)).registry)
+
+
 def shoot(browser: Any, url: str, size: tuple[int, int], path: Path) -> None:
-    """A screenshot of the dashboard at ``size`` (the first screen, as a visitor sees it)."""
-    page = browser.new_page(viewport={"width": size[0], "height": size[1]})
+    """A screenshot of the dashboard at ``size`` (the first screen, as a visitor sees it), and what fits."""
+    w, h = size
+    page = browser.new_page(viewport={"width": w, "height": h})
     try:
         page.goto(url)
         KeyHarvestDriver().wait_ready(page)
         page.wait_for_timeout(800)
         page.screenshot(path=str(path))
+        assert max(page.evaluate(JS_SIDEWAYS)) <= 0, f"the page scrolls sideways at {w}x{h}"
+        # the next action is on screen without scrolling; on a laptop the board and the registry too
+        need = [".sk-status", ".sk-act-harvest", ".sk-act-bid", ".sk-end-turn"]
+        if w >= 1024:
+            need += [".sk-board", ".sk-screen"]
+        boxes = page.evaluate(JS_BOXES, [*need, ".sk-board"])
+        for sel in need:
+            r = boxes[sel]
+            assert r and r["left"] >= 0 and r["top"] >= 0 and r["right"] <= w and r["bottom"] <= h, \
+                f"{sel} at {r} is not inside the {w}x{h} screen"
+        assert boxes[".sk-board"]["width"] <= w - 20, "the board is scaled to the screen's width"
     finally:
         page.close()
 
@@ -80,7 +106,8 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
 
     actions = d.play_to_end(p)
     assert actions > 20
-    assert {"harvest", "bid", "end"} <= d.kinds, d.kinds
+    assert {"harvest", "bid", "end", "worker"} <= d.kinds, d.kinds
+    assert any(k.startswith("choose-") for k in d.kinds), "a decision was answered by a button"
     status = p.locator(".sk-status").inner_text()
     assert status.startswith("Game over"), status
     assert p.locator(".sk-end").is_visible()
@@ -98,6 +125,13 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     shown = breakdown_shown(p)
     assert shown == expected(cli), f"page breakdown {shown} != CLI replay {expected(cli)}"
     p.locator(".sk-table").screenshot(path=str(artifacts / "key-harvest-finished.png"))
+
+    # The live analysis below the table has followed the game: tile worth and the group trade-off.
+    worth = p.locator(".sk-live table.sk-tile-worth")
+    worth.wait_for(timeout=15_000)
+    shown_codes = [c.strip() for c in worth.locator("tr[data-code] td:first-child").all_inner_texts()]
+    assert shown_codes == [c for c in cli_registry(saved)], "the worth table lists the final registry"
+    assert p.locator(".sk-live table.sk-groups").count() == 1 and p.locator(".sk-live img").count() >= 1
     assert not page_errors(page), page_errors(page)
 
     # The first screen at a phone, a projector and a laptop (kept in docs/screenshots/).

@@ -20,6 +20,7 @@ import html
 import json
 from collections.abc import Sequence
 from typing import Any
+from urllib.parse import parse_qs
 
 import ipywidgets as W
 from sheetkit.widgets import theme
@@ -28,6 +29,7 @@ from sheetkit.widgets.key_harvest import art
 from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
+from sheetkit.widgets.query import query_string
 from sheetkit.widgets.table_base import (
     ME,
     TABLE_CSS,
@@ -58,6 +60,9 @@ KH_CSS = f"""
 .sk-kh .sk-actions button {{ font-weight: bold; }}
 .sk-kh .sk-actions button.sk-on {{ outline: 3px solid {theme.OKABE_ITO['blue']}; }}
 .sk-kh .sk-actions button.sk-done {{ text-decoration: line-through; }}
+.sk-kh .sk-summary {{ font-size: 13px; color: {theme.INK}; background: #FFF6D8; border-radius: 3px; padding: 2px 8px;
+  line-height: 1.35; }}
+.sk-kh .sk-summary .widget-html-content {{ line-height: 1.35; }}
 .sk-kh .sk-why {{ font-size: 12px; color: {theme.PRINT}; line-height: 1.3; }}
 .sk-kh .sk-workers button, .sk-kh .sk-choices button {{ font-size: 13px; }}
 .sk-kh .sk-workers button.sk-on {{ outline: 3px solid {theme.OKABE_ITO['blue']}; font-weight: bold; }}
@@ -66,11 +71,22 @@ KH_CSS = f"""
 .sk-kh .sk-screen .sk-bidline {{ font-size: 13px; }}
 .sk-kh .sk-handoff {{ background: #FFF6D8; border: 2px solid {theme.OKABE_ITO['orange']}; border-radius: 4px;
   padding: 6px 10px; gap: 6px; }}
-.sk-kh .sk-log {{ height: 120px; }}
+.sk-kh .sk-log {{ height: 160px; }}
+/* a phone: one column in the order of play — what to do, the buttons and your screen, your board,
+   the town, the others, the log (the two columns' boxes dissolve into the table's one column) */
+@container sktable (max-width: 560px) {{
+  .sk-kh .sk-main {{ flex-flow: column nowrap !important; gap: 8px; }}
+  .sk-kh .sk-kh-side, .sk-kh .sk-kh-left {{ display: contents !important; }}
+  .sk-kh .sk-status {{ order: 1; }} .sk-kh .sk-info {{ order: 2; }} .sk-kh .sk-summary {{ order: 2; }}
+  .sk-kh .sk-kh-controls {{ order: 3; }}
+  .sk-kh .sk-end {{ order: 4; }} .sk-kh .sk-board {{ order: 5; }} .sk-kh .sk-town {{ order: 6; }}
+  .sk-kh .sk-opponents {{ order: 7; }} .sk-kh .sk-log {{ order: 8; }} .sk-kh .sk-kh-game {{ order: 9; }}
+}}
 .sk-kh .sk-log .sk-log-event {{ color: {theme.OKABE_ITO['blue']}; }}
 .sk-kh .sk-log .sk-log-turn {{ color: {theme.PRINT}; font-style: italic; }}
 .sk-kh .sk-end {{ min-width: 0; }}
-.sk-kh .sk-breakdown th, .sk-kh .sk-breakdown td {{ padding: 2px 5px; }}
+.sk-kh .sk-breakdown table {{ font-size: 12px; }}
+.sk-kh .sk-breakdown th, .sk-kh .sk-breakdown td {{ padding: 2px 3px; }}
 .sk-kh .sk-kh-side .sk-row > button, .sk-kh .sk-kh-side .sk-row > .widget-upload {{ flex: 0 0 auto; }}
 </style>
 """
@@ -97,6 +113,20 @@ class KeyHarvestTable(GameTable):
     # () is people only (pass-and-play); one person alone gets a greedy bot (Key Harvest needs 2–4 players).
     OPPONENTS = (("people only", ()), ("vs greedy bot", ("greedy",)), ("vs 2 bots", ("greedy", "greedy")),
                  ("vs 3 bots", ("greedy", "random", "greedy")))
+
+    @classmethod
+    def from_query(cls, query: str | None = None, default_bots: Sequence[str] | None = None,
+                   **kwargs: Any) -> GameTable:
+        """The dashboard's table: ``?code=…&bots=…`` as every table, and ``people=Ann,Bob`` for pass-and-play."""
+        q = (query_string() if query is None else query).lstrip("?")
+        try:
+            raw = parse_qs(q, max_num_fields=20).get("people", [""])[-1]
+        except ValueError:
+            raw = ""
+        names = [n.strip()[:20] for n in raw.split(",") if n.strip()][:4]
+        if len(names) >= 2 and "humans" not in kwargs:
+            kwargs["humans"] = names
+        return super().from_query(query, default_bots, **kwargs)
 
     def __init__(self, code: str | None = None, bots: Sequence[str] | str = ("greedy", "greedy"), *,
                  seed: int | None = None, players: int | None = None, variant: str = "standard",
@@ -170,6 +200,7 @@ class KeyHarvestTable(GameTable):
 
         self.status = html_widget("sk-status")
         self.info = html_widget("sk-info")
+        self.summary = html_widget("sk-summary")
         self.action_buttons: dict[str, W.Button] = {}
         for kind in words.ACTION_KINDS:
             b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind])
@@ -241,6 +272,7 @@ class KeyHarvestTable(GameTable):
 
         self.game_rows = self._game_rows("KH-XXXX-XXXX", "Play the deal of a game code",
                                          "A fresh deal, against the bots chosen beside")
+        self.game_rows.add_class("sk-kh-game")
         self.log = html_widget("sk-log")
         self.hooks = html_widget("sk-hooks")
         self.hooks.layout.display = "none"
@@ -248,7 +280,8 @@ class KeyHarvestTable(GameTable):
         self.controls = W.VBox([self.actions, self.why, self.worker_box, self.choice_box, self.handoff, self.screen,
                                 row(self.next_button, self.auto)])
         self.controls.add_class("sk-kh-controls")
-        self.side = W.VBox([self.status, self.info, self.controls, self.end_box, self.town.widget, self.game_rows])
+        self.side = W.VBox([self.status, self.info, self.summary, self.controls, self.end_box, self.town.widget,
+                            self.game_rows])
         self.side.add_class("sk-kh-side")
         self.left = W.VBox([self.board.widget, self.opponents.widget, self.log])
         self.left.add_class("sk-kh-left")
@@ -678,6 +711,10 @@ class KeyHarvestTable(GameTable):
                                  bid=self._bid, handoff=handoff, auto=self.auto.value)
         self.status.value = self._status_html(line, message)
         self.info.value = words.turn_info(st, p)
+        mine_now = handoff is None and p in st.current_players() and not over and not st.turn_actions
+        summary = words.since_last_turn(st, p) if mine_now else ""
+        self.summary.value = html.escape(summary)
+        self.summary.layout.display = "flex" if summary else "none"
         mine = handoff is None and p in st.current_players() and not over
         pend = st.pending if mine else None
         # the action buttons: what this turn still allows, with the engine's reason when not
@@ -699,6 +736,7 @@ class KeyHarvestTable(GameTable):
         self._render_choices(st, p, pend)
         self._render_screen(st, p, mine, handoff)
         self.handoff.layout.display = "flex" if handoff else "none"
+        self.actions.layout.display = "none" if handoff else "flex"    # only "I am ready" while passing
         if handoff:
             self.ready_words.value = (f"<b>Pass the screen to {html.escape(handoff)}.</b> Everyone else looks away: "
                                       f"{html.escape(handoff)}'s counters show after the click.")

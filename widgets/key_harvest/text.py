@@ -152,7 +152,8 @@ def _would_join(f: KeyHarvestState, p: int, code: str) -> str:
     """What ``code`` would do for ``p``'s land: 'it would make a group of 6'."""
     tiles = B.mask_of([*f.tiles_of(p), code])
     n = B.component(B.BIT[code], tiles).bit_count()
-    return f"it would make a group of {n}" if n > 1 else "it touches none of their tiles yet"
+    theirs = "your" if f.players[p] == "You" else "their"
+    return f"it would make a group of {n}" if n > 1 else f"it touches none of {theirs} tiles yet"
 
 
 class LogFollower:
@@ -208,8 +209,9 @@ def describe_journal(f: KeyHarvestState, j: dict[str, Any]) -> LogLine | None:
         return LogLine("turn", f"Starting tiles: {pairs}. {who(f, j['start'])} starts.")
     if what == "harvest":
         gained = pay_words(j["gained"])
+        short = " (the stock had too few of those crops left)" if sum(j["gained"]) < len(j["codes"]) else ""
         return LogLine("move", f"{name} harvested {len(j['codes'])} tile{'s' if len(j['codes']) != 1 else ''} "
-                               f"({', '.join(j['codes'])}) and took {gained}.")
+                               f"({', '.join(j['codes'])}) and took {gained}{short}.")
     if what == "worker":
         w = WORKERS[j["worker"]]
         extra = f", sending the {WORKERS[j['replaced']].name} home" if j.get("replaced") else ""
@@ -236,7 +238,8 @@ def describe_journal(f: KeyHarvestState, j: dict[str, Any]) -> LogLine | None:
         return _choose_line(f, j, name)
     if what == "displaced":
         w = WORKERS[j["worker"]]
-        return LogLine("move", f"{whose(f, p).capitalize()} {w.name} on {j['code']} was displaced by the tile.")
+        return LogLine("move", f"{whose(f, p).capitalize()} {w.name} left {j['code']}: the field tile {j['code']} "
+                               "arrived there.")
     if what == "pass":
         return LogLine("move", f"{name} passed {j['code']} to {who(f, j['to'])}.")
     if what == "event":
@@ -261,7 +264,10 @@ def _choose_line(f: KeyHarvestState, j: dict[str, Any], name: str) -> LogLine | 
     src = j.get("source") or ""
     by = f" ({WORKERS[src].name})" if src in WORKERS else f" ({EVENTS[src].name})" if src in EVENTS else ""
     if v == "decline":
-        return LogLine("move", f"{name} declined{by or ' (' + k + ')'}.")
+        what = {"give": "kept their counters", "replace": "left the displaced worker at home",
+                "sale": "bought nothing"}.get(k, "took no tile" if k in ("notary", "lawyer", "bailiff", "census")
+                                             else "did nothing more" if k == "foreman" else "declined")
+        return LogLine("move", f"{name} {what}{by}.")
     p = j["player"]
     if k in ("crop", "substitute", "take"):
         return LogLine("move", f"{name} took 1 {v}{by}.")
@@ -281,6 +287,57 @@ def _choose_line(f: KeyHarvestState, j: dict[str, Any], name: str) -> LogLine | 
         paid = f" for {pay_words(j['counters'])}" if j.get("counters") else ""
         return LogLine("move", f"{name} took {v}{paid}{by}; {v} {_group_words(f, p, v)}.")
     return LogLine("move", f"{name} chose {v}{by}.")
+
+
+def _short(state: KeyHarvestState, j: dict[str, Any], viewer: int) -> str | None:
+    """A move in a few words, for the turn summary."""
+    what = j.get("what")
+    if what == "harvest":
+        return f"harvested {len(j['codes'])}"
+    if what == "worker":
+        w = WORKERS[j["worker"]]
+        return f"{w.name} ({w.value}) on {j['code']}"
+    if what == "remove":
+        return f"took the {WORKERS[j['worker']].name} off"
+    if what == "buy":
+        src = f"{whose(state, j['from'])} store" if j["from"] != j["player"] else "own store"
+        return f"took {j['code']} from {src} for {pay_words(j['paid'])}"
+    if what == "bid":
+        return f"bid {sum(j['counters'])} for {j['code']}"
+    return None
+
+
+def since_last_turn(state: KeyHarvestState, viewer: int) -> str:
+    """The turn summary: what happened since ``viewer``'s last turn ended, in one line (plain text)."""
+    entries: list[dict[str, Any]] = []
+    for j in reversed(state.journal):
+        if j.get("what") == "setup" or (j.get("what") == "end-turn" and j.get("player") == viewer):
+            break
+        entries.append(j)
+    entries.reverse()
+    parts: list[str] = []
+    doing: list[str] = []
+    drawn: list[str] = []
+    for j in entries:
+        what = j.get("what")
+        if what == "end-turn":
+            parts.append(f"{who(state, j['player'])}: " + (", ".join(doing) if doing else "passed"))
+            doing = []
+        elif what == "event":
+            parts.append(f"event {EVENTS[j['event']].name}")
+        elif what == "draw":
+            drawn.append(j["tile"])
+        elif j.get("player") != viewer:
+            short = _short(state, j, viewer)
+            if short is not None:
+                doing.append(short)
+    if not parts:
+        return ""
+    mine = "your" if state.players[viewer] == "You" else f"{state.players[viewer]}'s"
+    out = f"Since {mine} last turn: " + "; ".join(parts)
+    if drawn:
+        out += f" · new in the registry: {', '.join(drawn)}"
+    return out + "."
 
 
 def log_html(lines: Sequence[LogLine], limit: int = 60) -> str:

@@ -14,7 +14,7 @@ from sheetkit.games.kingdom_maps.moves import Announce, Bank, Pass, Pick, Place,
 from sheetkit.games.kingdom_maps.phases import TABLE
 from sheetkit.games.kingdom_maps.state import KingdomState
 from sheetkit.games.kingdom_maps.terrains import TERRAINS, terrain_name
-from sheetkit.games.kingdom_maps.titles import PLACING_TITLES, SOLO_TITLES, placing_title
+from sheetkit.games.kingdom_maps.titles import PLACING_TITLES, SOLO_TITLES
 
 
 def ordinal(n: int) -> str:
@@ -83,10 +83,8 @@ def status_line(state: KingdomState, me: int = 0, terrain_choice: int | None = N
 
 
 def title(state: KingdomState, me: int = 0) -> str:
-    """Your title at the end: solo by total (the engine's ladder), against others by placing."""
-    if state.solo:
-        return str(state.breakdown(me)["title"])
-    return placing_title(state.placings()[me])
+    """Your title at the end, as the engine's breakdown gives it: solo by total, against others by placing."""
+    return str(state.breakdown(me)["title"])
 
 
 def power_room(state: KingdomState, me: int = 0) -> list[int]:

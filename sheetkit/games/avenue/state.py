@@ -209,6 +209,8 @@ class AvenueState(GameState):
             raise IllegalAction("you have already acted on this card — undo first to change it", "acted")
         if isinstance(action, Draw):
             try:
+                if isinstance(action.row, bool) or isinstance(action.col, bool):
+                    raise TypeError("True/False is not a row or column")
                 r, c = operator.index(action.row), operator.index(action.col)
             except TypeError:
                 raise IllegalAction(f"a cell is given by whole-number row and column, not "

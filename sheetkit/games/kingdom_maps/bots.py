@@ -75,20 +75,12 @@ class Planner:
         self.criteria = tuple(criteria)
         self.exact = bool(FRACTIONAL & set(criteria))
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
-        self._guides: list[int] | None = None
         self.patches = empty_patches(board, cells)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
         nbrs, nc, patches = board.nbrs, self.scorer.nc, self.patches
         self.blank_map = not any(cells)
         self.open = [i for i in range(board.size) if patches[i] and (self.blank_map or len(nbrs[i]) > nc[i * T])]
         self._groups: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[float], bool]] = {}
-
-    @property
-    def guides(self) -> list[int]:
-        """Each criterion's guide on this map, in tenths (only needed to settle exact ties on floats)."""
-        if self._guides is None:
-            self._guides = [round(10 * CRITERIA[c].guide(self.board, self.cells)) for c in self.criteria]
-        return self._guides
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -125,33 +117,27 @@ class Planner:
         sc = self.scorer.copy()
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
         bonus10 = self.bonus10
-        # Each criterion's guide gained so far (tenths), to settle exact ties on floats.
-        guides = [0] * len(self.criteria) if self.exact else None
-        split: list[list[int]] | None = None
         grp = list(group)
         near = set(cand) if grp else None  # the empty hexes touching the group (``next_hexes``)
         hexes: list[int] = []
         gains: list[float] = []
         total = 0.0
         while len(grp) < amount and cand:
-            if guides is not None:
-                split = []
-            ds = sc.deltas(cand, terrain, split, bonus10)
+            ds = sc.deltas(cand, terrain, None, bonus10)
             best_e = max(ds)
-            ties = [k for k, e in enumerate(ds) if e == best_e]
-            pick = ties[0]
+            ties = [cand[k] for k, e in enumerate(ds) if e == best_e]
+            best = ties[0]
             if len(ties) > 1:
-                values = self._tie_floats(sc, guides, split, cand, ties, terrain) if guides is not None else None
+                values = None
+                if self.exact:  # each criterion's own gain for the tied hexes: their floats may differ
+                    split: list[list[int]] = []
+                    sc.deltas(ties, terrain, split)
+                    values = self._tie_floats(sc, split, ties, terrain)
                 best_key: tuple[float, int] | None = None
-                for j, k in enumerate(ties):
-                    h = cand[k]
+                for j, h in enumerate(ties):
                     key = (values[j] if values is not None else 0.0, len(nbrs[h]) - nc[h * T])
                     if best_key is None or key > best_key:
-                        pick, best_key = k, key
-            best = cand[pick]
-            if guides is not None and split is not None:
-                for k, c in enumerate(self.criteria):
-                    guides[k] += split[pick][SLOTS[c]]
+                        best, best_key = h, key
             sc.place(best, terrain)
             grp.append(best)
             hexes.append(best)
@@ -166,26 +152,23 @@ class Planner:
             cand = sorted(near)
         return hexes, gains, len(grp) < amount
 
-    def _tie_floats(self, sc: MapScorer, guides: list[int], split: list[list[int]] | None, cand: list[int],
-                    ties: list[int], terrain: int) -> list[float] | None:
+    def _tie_floats(self, sc: MapScorer, split: list[list[int]], ties: list[int], terrain: int) -> list[float] | None:
         """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
 
         Hexes with the same signature (bonus, whole-number gains per criterion, and for each fractional
         hint what decides its float) have the same float; only distinct signatures are computed.
         """
-        assert split is not None
-        first, b0 = split[ties[0]], self.bonus[cand[ties[0]]]
-        if all(split[k] == first and self.bonus[cand[k]] == b0 for k in ties):
+        first, b0 = split[0], self.bonus[ties[0]]
+        if all(part == first and self.bonus[h] == b0 for h, part in zip(ties, split, strict=True)):
             # Same gains everywhere: the floats can only differ through where a fractional hint's terms
             # change — not at all when none of them moves.
             if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[SLOTS["A3"]]))
                     and (not self.b3 or not first[SLOTS["B3"]])
                     and (not self.a6 or (terrain != VILLAGE and not first[SLOTS["A6"]]
-                                         and not any(sc.nc[cand[k] * T + VILLAGE] for k in ties)))):
+                                         and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
                 return None
         sigs: list[tuple[Any, ...] | None] = []
-        for k in ties:
-            h, part = cand[k], split[k]
+        for h, part in zip(ties, split, strict=True):
             sig: list[Any] = [self.bonus[h]]
             for c in self.criteria:
                 x = part[SLOTS[c]]
@@ -204,29 +187,30 @@ class Planner:
             return None
         memo: dict[Any, Any] = {}
         out = []
-        for k, sig in zip(ties, sigs, strict=True):
+        for h, part, sig in zip(ties, split, sigs, strict=True):
             if sig is not None and sig in memo:
                 out.append(memo[sig])
                 continue
-            h = cand[k]
-            v = self._float_value(sc, guides, split[k], h, terrain, memo) + self.bonus[h]
+            v = self._float_value(sc, part, h, terrain, memo) + self.bonus[h]
             if sig is not None:
                 memo[sig] = v
             out.append(v)
         return out
 
-    def _float_value(self, sc: MapScorer, guides: list[int], part: list[int], h: int, terrain: int,
-                     memo: dict[str, Any]) -> float:
+    def _float_value(self, sc: MapScorer, part: list[int], h: int, terrain: int, memo: dict[Any, Any]) -> float:
         """The whole-map float the full-rescoring bot compared: each criterion's guide, summed in order.
 
         Whole-number guides are exact; a fractional hint (A3, A6, B3) is rebuilt term by term in its own
         order (``MapScorer.fractional_guide``), or reused from the map before ``h`` when ``h`` leaves its
         terms alone. ``memo`` holds what the hexes tied at one step share.
         """
+        if "base" not in memo:
+            memo["base"] = sc.whole_guides()
+        base = memo["base"]
         parts = []
-        for k, c in enumerate(self.criteria):
+        for c in self.criteria:
             if c not in FRACTIONAL:
-                parts.append(float((self.guides[k] + guides[k] + part[SLOTS[c]]) // 10))
+                parts.append(float((base[c] + part[SLOTS[c]]) // 10))
             elif c == "A6":
                 if "A6" not in memo:
                     memo["A6"] = sc.village_counts()

@@ -32,6 +32,7 @@ def check_move(state: KingdomState, player: int, action: Any) -> None:
     if not isinstance(action, (Announce, Pick, Power, Place, Pass, Bank)):
         raise IllegalAction(f"{action!r} is not a Kingdom Maps move (announce, pick, power, place, pass or bank)",
                             "bad-action")
+    _check_fields(action)
     if state.phase == ANNOUNCE:
         _check_announce(state, player, action)
         return
@@ -66,6 +67,17 @@ def check_move(state: KingdomState, player: int, action: Any) -> None:
                                 "there is no room", "can-draw")
     elif isinstance(action, Place):
         _check_place(state, s, action)
+
+def _check_fields(action: Any) -> None:
+    """Every field a whole number (not True/False), a criterion a text: anything else is refused, never crashes."""
+    if isinstance(action, Bank):
+        if not isinstance(action.criterion, str):
+            raise IllegalAction(f"a criterion is named by its code (A1…B6), not {action.criterion!r}", "bad-action")
+        return
+    for name, value in vars(action).items():
+        if not isinstance(value, int) or isinstance(value, bool):
+            raise IllegalAction(f"{name} must be a whole number, not {value!r}", "bad-action")
+
 
 def _check_announce(state: KingdomState, player: int, action: Any) -> None:
     active = state.players[state.active]

@@ -533,6 +533,12 @@ class MapScorer:
                 dk += (new == 1) - (old == 1)
         return dc, dk
 
+    def whole_guides(self) -> dict[str, int]:
+        """The guide (tenths) of each criterion in play whose guide is a whole number: all but A3, A6, B3."""
+        scores = self.scores()
+        return {c: _scarce_tenths(self.counts) if c == "B4" else 10 * v for c, v in scores.items()
+                if c not in FRACTIONAL}
+
     # ----- whole scores from the tables ----------------------------------------------------
     def scores(self) -> dict[str, int]:
         """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables."""

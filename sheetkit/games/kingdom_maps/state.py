@@ -292,9 +292,13 @@ class KingdomState(GameState):
             raise IllegalAction("nothing to undo: you can take back your own moves until the next roll"
                                 if not (0 <= player < self.num_players and self._undo[player])
                                 else "the others have already acted on your announcement", "no-undo")
-        sheet, was_announce, at = self._undo[player].pop()
+        sheet, was_announce, _ = self._undo[player].pop()
         self.sheets[player] = sheet
-        for k in range(len(self.log) - 1, at - 1, -1):
+        # The player's last entry since the last table step. Search for it rather than trusting the position
+        # saved at apply time: another player's undo may have shifted the log since (found by tests/test_fuzz.py).
+        for k in range(len(self.log) - 1, -1, -1):
+            if "chance" in self.log[k]:
+                break
             if self.log[k].get("player") == player:
                 del self.log[k]
                 break
@@ -339,8 +343,8 @@ class KingdomState(GameState):
         return [1 + sum(1 for t in totals if t > totals[p]) for p in range(self.num_players)]
 
     def breakdown(self, player: int) -> dict[str, Any]:
-        """The score zone in full: each criterion, each banked ?, the total, placing (and solo title)."""
-        from sheetkit.games.kingdom_maps.titles import solo_title
+        """The score zone in full: each criterion, each banked ?, the total, placing and title."""
+        from sheetkit.games.kingdom_maps.titles import placing_title, solo_title
 
         s = self.sheets[player]
         crit = self.criterion_scores(player)
@@ -356,8 +360,8 @@ class KingdomState(GameState):
             "empty": self.board.size - s.drawn,
             "final": self.phase == OVER,
         }
-        if self.solo:
-            out["title"] = solo_title(out["total"])
+        # Solo by total; against others by placing (a total depends on the player count).
+        out["title"] = solo_title(out["total"]) if self.solo else placing_title(out["placing"])
         return out
 
     # ----- views, copies, records ------------------------------------------------------
