@@ -103,13 +103,16 @@ def main() -> int:
         print(row(f"greedy bot, {min(4, spec.max_players)} players, fast path", n // 4, g4, base / n))
         if spec.name == "kingdom-maps":
             old = old_kingdom_greedy()
-            m = max(20, n // 4)
+            m, m4 = max(20, n // 4), max(5, n // 16)  # the old bot is slow: fewer games, the same seeds
             o1 = run(spec, old, m, fast=True)
             print(row("greedy bot before issue #8 (full rescoring), fast path", m, o1, base / n))
-            o4 = run(spec, old, max(5, n // 16), fast=True, players=4)
-            print(row("greedy bot before issue #8, 4 players, fast path", max(5, n // 16), o4, base / n))
-            old_s, new_s = o1 / m, g_fast / n
-            old_4, new_4 = o4 / max(5, n // 16), g4 / (n // 4)
+            o4 = run(spec, old, m4, fast=True, players=4)
+            print(row("greedy bot before issue #8, 4 players, fast path", m4, o4, base / n))
+            n1, n4 = run(spec, "greedy", m, fast=True), run(spec, "greedy", m4, fast=True, players=4)
+            print(row("greedy bot now, the same games, fast path", m, n1, base / n))
+            print(row("greedy bot now, the same 4-player games, fast path", m4, n4, base / n))
+            old_s, new_s = o1 / m, n1 / m
+            old_4, new_4 = o4 / m4, n4 / m4
             speedups.append(f"kingdom-maps greedy: new {old_s / new_s:.1f}× faster than the old one solo "
                             f"({old_4 / new_4:.1f}× with 4 players); new greedy = {new_s / (base / n):.1f}× "
                             f"the random bot's time per game (old: {old_s / (base / n):.1f}×)")

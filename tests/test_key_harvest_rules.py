@@ -501,3 +501,18 @@ def test_params_round_trip_and_refuse_nonsense():
         KeyHarvestParams.from_json({"counters_per_point": 0})
     with pytest.raises(RecordError):
         KeyHarvestParams.from_json({"largest_mult": 0, "second_mult": 0})
+
+
+def test_may_says_why_an_action_is_closed_in_plain_words():
+    """rules §A turn — the public ``may`` gives the table the reason: after a bid no buy; after two actions, none."""
+    s = table(p0=["C4"], p1=["E5"])
+    s.registry = ["C5", "E6", "A1"]
+    set_counters(s, 0, (3, 0, 0, 0, 0))
+    assert s.may(0, "buy") is None and s.may(0, "bid") is None
+    s.apply(0, Bid("C5", (1, 0, 0, 0, 0)))
+    reason, code = s.may(0, "buy")
+    assert code == "buy-after-bid" and "after bidding" in reason
+    s.apply(0, Harvest("C4"))
+    assert s.may(0, "worker")[1] == "two-actions"
+    with pytest.raises(ValueError):
+        s.may(0, "dance")

@@ -34,6 +34,7 @@ def settled(page: Any, selector: str, want: int, timeout: float = 90) -> int:
     ("notebooks/whatif.ipynb", 10, 0),
     ("notebooks/lessons/avenue_cards.ipynb", 2, 1),
     ("notebooks/lessons/kingdom_dice.ipynb", 2, 1),
+    ("notebooks/lessons/key_harvest_bids.ipynb", 3, 1),
 ])
 def test_the_page_renders_without_widget_errors(repo_server, page, notebook, widgets, figures):
     p = page.page
@@ -52,6 +53,7 @@ def test_the_page_renders_without_widget_errors(repo_server, page, notebook, wid
 @pytest.mark.parametrize(("label", "heading"), [
     ("Lesson: how many cards does a round last?", "How many cards does a round last?"),
     ("Lesson: which die will be left for you?", "Which die will be left for you?"),
+    ("Lesson: what is a bid worth?", "What is a bid worth?"),
 ])
 def test_each_lesson_link_on_the_landing_page_opens_that_lesson(repo_server, page, label, heading):
     p = page.page

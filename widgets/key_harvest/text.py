@@ -60,8 +60,7 @@ def may_reason(state: KeyHarvestState, p: int, kind: str) -> str | None:
         return "it is not your turn"
     if state.pending is not None:
         return f"first answer: {state.pending.prompt}"
-    ask = getattr(state, "may", None) or state._may   # the engine's turn-structure check
-    why = ask(p, kind)
+    why = state.may(p, kind)  # the engine's turn-structure check
     if why is not None:
         return str(why[0])
     legal = state.legal_actions(p)

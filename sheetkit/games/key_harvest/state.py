@@ -677,6 +677,12 @@ class KeyHarvestState(GameState):
             return 0
         return min(2 - self.turn_moves.count("bid"), self.params.store_size - len(self.stores[self.active]))
 
+    def may(self, player: int, kind: str) -> tuple[str, str] | None:
+        """Why this turn's structure forbids action ``kind`` (harvest/worker/buy/bid) now: (reason, code), or None."""
+        if kind not in ("harvest", "worker", "buy", "bid"):
+            raise ValueError(f"unknown action kind {kind!r} (harvest, worker, buy or bid)")
+        return self._may(player, kind)
+
     def _may(self, player: int, kind: str) -> tuple[str, str] | None:
         """Why the turn structure forbids starting or continuing ``kind`` now (None: it allows it)."""
         moves = self.turn_moves

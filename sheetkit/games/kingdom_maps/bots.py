@@ -5,6 +5,12 @@ criteria in play the most (ties: the hex touching the most drawn hexes, which ke
 compact). Because it is greedy hex by hex, the group it would draw for amount k is the start of
 the group for amount k + 1 — so one plan per terrain values every die and every power spend.
 Bots read only what their player could see: the sheets, the dice on the table, the criteria.
+
+Speed (issue #8): the greedy bot no longer rescores the whole map for every candidate hex. ``Planner``
+asks ``fastscore.MapScorer`` what each candidate adds (only the criteria and hexes it touches), keeps
+one planner per map (announce, pick and drawing share it; a later map updates the last one hex by
+hex) and one plan per terrain and set of starting hexes. Its moves are exactly the old ones
+(``tests/test_kingdom_bot_golden.py``; the old bot is kept as ``benchmarks/_old_kingdom_greedy.py``).
 """
 
 from __future__ import annotations
