@@ -35,6 +35,21 @@ def run(spec: GameSpec, bot: str | Callable[..., Any], n: int, fast: bool, playe
     return time.perf_counter() - t0
 
 
+def paired(spec: GameSpec, old: Callable[..., Any], n: int, players: int = 1) -> tuple[float, float, float]:
+    """CPU seconds of the old greedy bot, the new one and the random bot on the same n seeds, game by game in
+    turn (so a busy machine slows all three alike)."""
+    total = [0.0, 0.0, 0.0]
+    for k in range(n):
+        s = game_seed(1, k)
+        for j, make in enumerate((old, spec.bots["greedy"], spec.bots["random"])):
+            st = spec.new_state(spec.default_params(), players, seed=s)
+            bots = [make(seed=derive_seed(s, "bot", p)) for p in range(players)]
+            t0 = time.process_time()
+            play_out(st, bots, fast=True)
+            total[j] += time.process_time() - t0
+    return total[0], total[1], total[2]
+
+
 def old_kingdom_greedy() -> Callable[..., Any]:
     """The Kingdom Maps greedy bot before issue #8 (kept in benchmarks/ for this comparison only)."""
     sys.path.insert(0, str(Path(__file__).parent))
@@ -104,18 +119,17 @@ def main() -> int:
         if spec.name == "kingdom-maps":
             old = old_kingdom_greedy()
             m, m4 = max(20, n // 4), max(5, n // 16)  # the old bot is slow: fewer games, the same seeds
-            o1 = run(spec, old, m, fast=True)
+            (o1, n1, r1), (o4, n4, _) = paired(spec, old, m), paired(spec, old, m4, players=4)
             print(row("greedy bot before issue #8 (full rescoring), fast path", m, o1, base / n))
-            o4 = run(spec, old, m4, fast=True, players=4)
             print(row("greedy bot before issue #8, 4 players, fast path", m4, o4, base / n))
-            n1, n4 = run(spec, "greedy", m, fast=True), run(spec, "greedy", m4, fast=True, players=4)
-            print(row("greedy bot now, the same games, fast path", m, n1, base / n))
-            print(row("greedy bot now, the same 4-player games, fast path", m4, n4, base / n))
-            old_s, new_s = o1 / m, n1 / m
+            print(f"| old, new and random bots game by game in turn (CPU seconds): old {o1:.2f}, new {n1:.2f}, "
+                  f"random {r1:.2f} | {m} | | | new {o1 / n1:.1f}× faster, {n1 / r1:.1f}× random |")
+            print(f"| the same, 4 players: old {o4:.2f}, new {n4:.2f} | {m4} | | | new {o4 / n4:.1f}× faster |")
+            old_s, new_s, base_s = o1 / m, n1 / m, r1 / m
             old_4, new_4 = o4 / m4, n4 / m4
             speedups.append(f"kingdom-maps greedy: new {old_s / new_s:.1f}× faster than the old one solo "
-                            f"({old_4 / new_4:.1f}× with 4 players); new greedy = {new_s / (base / n):.1f}× "
-                            f"the random bot's time per game (old: {old_s / (base / n):.1f}×)")
+                            f"({old_4 / new_4:.1f}× with 4 players); new greedy = {new_s / base_s:.1f}× "
+                            f"the random bot's time per game (old: {old_s / base_s:.1f}×)")
         for bot in sorted(set(spec.bots) - {"random", "greedy"}):
             m = max(5, n // 100)
             secs = run(spec, bot, m, fast=True)

@@ -516,3 +516,19 @@ def test_may_says_why_an_action_is_closed_in_plain_words():
     assert s.may(0, "worker")[1] == "two-actions"
     with pytest.raises(ValueError):
         s.may(0, "dance")
+
+
+@pytest.mark.parametrize("move", [
+    Harvest({"x": 1}), Harvest(None), Buy(["C4"]), RemoveWorker(7), PlaceWorker({"id": 1}, "C4"),
+    PlaceWorker("h1a", {"c": 4}), Bid("C5", None), Bid("C5", 3), Bid({"c": 5}, (1, 0, 0, 0, 0)),
+])
+def test_malformed_moves_are_refused_in_words(move):
+    """rules §A turn — a move whose fields are not a space code, worker id or five counts is refused, state kept."""
+    s = table(p0=["C4"], p1=["E5"])
+    s.registry = ["C5", "E6", "A1"]
+    set_counters(s, 0, (3, 0, 0, 0, 0))
+    before = s.fingerprint()
+    with pytest.raises(IllegalAction) as e:
+        s.apply(0, move)
+    assert str(e.value) and "Error" not in str(e.value)
+    assert s.fingerprint() == before

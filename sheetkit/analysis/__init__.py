@@ -6,6 +6,7 @@
 - ``knobs``: each game's rule parameters as what-if controls; ``whatif``: old-vs-new runs in the background;
 - ``measures``: breakdown columns for the per-game table; ``text``: plain-text breakdowns for ``replay``;
 - ``lessons``: the probability lessons' formulas, enumerations and engine runs;
+- ``key_harvest_lessons``: Key Harvest's lesson — every bid followed to its fate, the bag's chances exactly;
 - ``avenue_review``: looking back at one Avenue game.
 """
 

@@ -66,6 +66,7 @@ def registry_crops(players: int = 3) -> Panel:
         rows.append((CROPS[c], kl.crop_tiles()[c], frac(d.mean()), f"{float(d.mean()):.3f}", f"{sum(seen) / n:.3f}",
                      pct(some), _pm(p_seen, se), f"{gap:.1f}"))
     axes[0][0].set_ylabel("probability", fontsize=9)
+    axes[0][0].set_ylim(0, 0.58)  # headroom for the legend above the bars
     axes[0][-1].legend(fontsize=7, frameon=False, loc="upper right")
     tab = table(["crop", "tiles in the game", "E[on show]", "≈", "engine", "P(at least one)", "engine (± 2 SE)",
                  "gap in SE"], rows, left=1,

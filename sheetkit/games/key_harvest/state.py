@@ -777,15 +777,16 @@ class KeyHarvestState(GameState):
         if why is not None:
             raise IllegalAction(*why)
         code = action.code
-        if code not in B.CODE_SET:
-            raise IllegalAction(f"there is no space {code!r} (spaces are A1–G7)", "no-space")
+        # A move built by hand (or a fuzzer) may carry anything: refuse it in words, never with a TypeError.
+        if not isinstance(code, str) or code not in B.CODE_SET:
+            raise IllegalAction(f"there is no space {str(code)[:20]!r} (spaces are A1–G7)", "no-space")
         if isinstance(action, Harvest):
             if not self._up[player] & B.BIT[code]:
                 raise IllegalAction(f"you have no unharvested tile on {code}", "not-harvestable")
         elif isinstance(action, PlaceWorker):
             wid = action.worker
-            if wid not in WORKERS:
-                raise IllegalAction(f"there is no worker {wid!r}", "no-worker")
+            if not isinstance(wid, str) or wid not in WORKERS:
+                raise IllegalAction(f"there is no worker {str(wid)[:20]!r}", "no-worker")
             if wid not in self.workers_available(player):
                 raise IllegalAction(f"the {WORKERS[wid].name} is not available to you", "worker-busy")
             if code not in self._spaces(player, wid):
@@ -806,7 +807,8 @@ class KeyHarvestState(GameState):
             if code not in self.registry:
                 raise IllegalAction(f"{code} is not in the land registry", "not-in-registry")
             c = action.counters
-            if len(c) != 5 or any(not isinstance(x, int) or x < 0 for x in c) or sum(c) < 1:
+            if (not isinstance(c, (tuple, list)) or len(c) != 5
+                    or any(not isinstance(x, int) or x < 0 for x in c) or sum(c) < 1):
                 raise IllegalAction("a bid needs at least one counter", "empty-bid")
             if not covers(self.counters[player], c):
                 raise IllegalAction(f"you do not have {describe(c)} behind your screen", "cannot-pay")

@@ -131,13 +131,16 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("board", "cells", "codes", "counts", "gid", "gmembers", "gsize", "lmask", "nbrs", "nc", "nm",
-                 "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
+    __slots__ = ("b2", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "lmask", "nbrs",
+                 "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
 
     def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
         self.board = board
         self.codes = tuple(codes)
         self.use = frozenset(codes)
+        self.b2 = "B2" in self.use
+        # Groups are kept only when a criterion in play looks at them (A1, A2, A4, B5, B6).
+        self.grouped = bool(self.use & {"A1", "A2", "A4", "B5", "B6"})
         self.nbrs = board.nbrs
         self.rows = board.rows
         self.row_of, self.pos_of, self.partners = _tables(board)
@@ -157,7 +160,7 @@ class MapScorer:
         gid = [-1] * n
         gsize = [0] * n
         gmembers: dict[int, list[int]] = {}
-        for s in range(n):
+        for s in range(n if self.grouped else 0):
             if gid[s] >= 0 or not cells[s]:
                 continue
             t = cells[s]
@@ -199,7 +202,7 @@ class MapScorer:
     def copy(self) -> MapScorer:
         """An independent copy (cheap: flat lists)."""
         new = MapScorer.__new__(MapScorer)
-        for name in ("board", "codes", "use", "nbrs", "rows", "row_of", "pos_of", "partners"):
+        for name in ("board", "codes", "use", "b2", "grouped", "nbrs", "rows", "row_of", "pos_of", "partners"):
             setattr(new, name, getattr(self, name))
         new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
         new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
@@ -226,6 +229,7 @@ class MapScorer:
             after[t] += 1
             const = _scarce_tenths(after) - _scarce_tenths(self.counts)
         row_gain: dict[int, int] = {}
+        partners, row_of, rok, rows, pos_of = self.partners, self.row_of, self.rok, self.rows, self.pos_of
         out = []
         sp = split is not None
         part = [0] * 12
@@ -237,25 +241,35 @@ class MapScorer:
             nb = nbrs[h]
             base = h * T
             if grouped:
-                if nc[base + t]:  # h joins one or more groups of its terrain
+                same = nc[base + t]
+                if same:  # h joins one or more groups of its terrain
                     new = 1
                     n_range = forest = n_patch = n_region = 0
-                    labs: list[int] = []
-                    for b in nb:
-                        if cells[b] == t:
-                            g = gid[b]
-                            if g not in labs:
-                                labs.append(g)
-                                s = gsize[g]
-                                new += s
-                                if s >= RANGE_MIN:
-                                    n_range += 1
-                                if s >= FOREST_MIN:
-                                    forest += s
-                                if s >= PATCH_MIN:
-                                    n_patch += 1
-                                if s >= REGION_MIN:
-                                    n_region += 1
+                    if same == 1:  # one neighbour of its terrain: one group
+                        for b in nb:
+                            if cells[b] == t:
+                                break
+                        s = gsize[gid[b]]
+                        new += s
+                        n_range, n_patch, n_region = s >= RANGE_MIN, s >= PATCH_MIN, s >= REGION_MIN
+                        forest = s if s >= FOREST_MIN else 0
+                    else:
+                        labs: list[int] = []
+                        for b in nb:
+                            if cells[b] == t:
+                                g = gid[b]
+                                if g not in labs:
+                                    labs.append(g)
+                                    s = gsize[g]
+                                    new += s
+                                    if s >= RANGE_MIN:
+                                        n_range += 1
+                                    if s >= FOREST_MIN:
+                                        forest += s
+                                    if s >= PATCH_MIN:
+                                        n_patch += 1
+                                    if s >= REGION_MIN:
+                                        n_region += 1
                     if a1:
                         x = 10 * RANGE_POINTS * ((new >= RANGE_MIN) - n_range)
                         d += x
@@ -341,16 +355,16 @@ class MapScorer:
                 part[5] = x
             if b1:
                 x = 0
-                for b in self.partners[h]:
+                for b in partners[h]:
                     c = cells[b]
                     if c and c != t:
                         x += 10 * BORDER_POINTS
                 d += x
                 part[6] = x
             if b2 or b3:
-                r = self.row_of[h]
-                if b2 and not self.rok[r]:
-                    row, k = self.rows[r], self.pos_of[h]
+                r = row_of[h]
+                if b2 and not rok[r]:
+                    row, k = rows[r], pos_of[h]
                     run = 1
                     j = k - 1
                     while j >= 0 and cells[row[j]] == t:
@@ -381,17 +395,36 @@ class MapScorer:
         bit = 1 << t
         labs: list[int] = []
         lakes: list[int] = []
+        grouped = self.grouped
         for b in self.nbrs[h]:
             nc[b * T] -= 1
             nc[b * T + t] += 1
             nm[b] |= bit
-            c = cells[b]
-            if c == t:
-                if gid[b] not in labs:
-                    labs.append(gid[b])
-            elif c == LAKE and gid[b] not in lakes:
-                lakes.append(gid[b])
+            if grouped:
+                c = cells[b]
+                if c == t:
+                    if gid[b] not in labs:
+                        labs.append(gid[b])
+                elif c == LAKE and gid[b] not in lakes:
+                    lakes.append(gid[b])
         cells[h] = t
+        self.counts[0] -= 1
+        self.counts[t] += 1
+        r = self.row_of[h]
+        self.rmask[r] |= bit
+        self.rblank[r] -= 1
+        if self.b2 and not self.rok[r]:  # only a run through h can be new
+            row, k = self.rows[r], self.pos_of[h]
+            run = 1
+            j = k - 1
+            while j >= 0 and cells[row[j]] == t:
+                run, j = run + 1, j - 1
+            j = k + 1
+            while j < len(row) and cells[row[j]] == t:
+                run, j = run + 1, j + 1
+            self.rok[r] = run >= RUN_MIN
+        if not self.grouped:  # no criterion in play looks at groups
+            return
         members = [h]
         mask = nm[h] & ~(1 << LAKE)
         for g in labs:
@@ -409,21 +442,6 @@ class MapScorer:
         else:
             for g in lakes:
                 self.lmask[g] |= bit
-        r = self.row_of[h]
-        self.rmask[r] |= bit
-        self.rblank[r] -= 1
-        if not self.rok[r]:  # only a run through h can be new
-            row, k = self.rows[r], self.pos_of[h]
-            run = 1
-            j = k - 1
-            while j >= 0 and cells[row[j]] == t:
-                run, j = run + 1, j - 1
-            j = k + 1
-            while j < len(row) and cells[row[j]] == t:
-                run, j = run + 1, j + 1
-            self.rok[r] = run >= RUN_MIN
-        self.counts[0] -= 1
-        self.counts[t] += 1
 
     # ----- exact floats, for settling exact ties -----------------------------------------
     def fractional_guide(self, code: str, h: int, t: int, scan: Sequence[int] | None = None) -> float:
