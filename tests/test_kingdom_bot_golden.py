@@ -20,7 +20,7 @@ import pytest
 from sheetkit.games.kingdom_maps import CRITERIA
 from sheetkit.games.kingdom_maps.board import load_map
 from sheetkit.games.kingdom_maps.bots import GreedyBot
-from sheetkit.games.kingdom_maps.fastscore import MapScorer
+from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, MapScorer
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "tests" / "data" / "kingdom_greedy_golden.json").read_text("utf-8"))["games"]
@@ -57,9 +57,10 @@ def test_greedy_bot_makes_the_recorded_moves(game: dict) -> None:
     assert hashlib.sha256(state.fingerprint().encode()).hexdigest()[:16] == game["fingerprint"]
 
 
-@pytest.mark.parametrize("seed", range(6))
+@pytest.mark.parametrize("seed", range(12))
 def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
-    """MapScorer.deltas == 10 × (guide after − guide before), criterion by criterion, as hexes are drawn."""
+    """MapScorer.deltas == 10 × (guide after − guide before), criterion by criterion, as hexes are drawn; its
+    scores and guides equal the criteria's own (fractional hints to the last bit of the float)."""
     board = load_map("default")
     rng = random.Random(seed)
     fill = rng.random()
@@ -76,8 +77,15 @@ def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
                 after = cells.copy()
                 after[h] = t
                 assert d == round(10 * (CRITERIA[c].guide(board, after) - before)), (c, h, t)
+                if c in FRACTIONAL:
+                    assert sc.fractional_guide(c, h, t, sc.term_hexes(c, h)) == CRITERIA[c].guide(board, after)
         h = rng.choice(empties)
         cells[h] = t
-        for sc in scorers.values():
+        for c, sc in scorers.items():
             sc.place(h, t)
             assert sc.cells == cells
+            assert sc.scores() == {c: CRITERIA[c].score(board, cells)}  # what the bot's ? bonus reads
+            if c not in FRACTIONAL:
+                assert sc.whole_guides() == {c: round(10 * CRITERIA[c].guide(board, cells))}
+            else:
+                assert sc.fractional_guide(c, -1, 0) == CRITERIA[c].guide(board, cells)  # to the last bit

@@ -21,6 +21,8 @@ FORMULA = theme.OKABE_ITO["black"]
 
 CSS = f"""<style>
 table.sk-lesson {{ border-collapse: collapse; font-size: 13.5px; margin: 6px 0 10px 0; }}
+/* a wide table scrolls inside itself on a phone, the page never scrolls sideways */
+table.sk-lesson {{ display: block; max-width: 100%; overflow-x: auto; }}
 table.sk-lesson th, table.sk-lesson td {{ border-bottom: 1px solid {theme.GRID}; padding: 2px 10px;
   text-align: right; white-space: nowrap; }}
 table.sk-lesson th {{ color: {theme.PRINT}; font-weight: normal; }}
@@ -86,7 +88,8 @@ def img(fig: Any) -> str:
     """The figure as an <img> tag holding its PNG."""
     data = base64.b64encode(png(fig)).decode()
     width = int(fig.get_figwidth() * 96)
-    return f"<img src='data:image/png;base64,{data}' width='{width}' alt='figure'>"
+    # max-width: on a phone the figure shrinks to the column instead of widening the page
+    return f"<img src='data:image/png;base64,{data}' width='{width}' style='max-width:100%;height:auto' alt='figure'>"
 
 
 class Panel:
@@ -133,6 +136,6 @@ def live_figure(control: Any, draw: Callable[[Any, Any], None], note: Callable[[
 
     control.observe(update, "value")
     update()
-    box = W.VBox([control, words, canvas])
+    box = W.VBox([control, words, canvas], layout=W.Layout(max_width="100%", overflow="auto"))
     box.add_class("sk-lesson-live")
     return box
