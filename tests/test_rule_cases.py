@@ -249,3 +249,36 @@ def test_undo_after_another_players_undo_keeps_the_record_true() -> None:
     state.undo(2)
     assert [e["action"]["type"] for e in state.log if e.get("player") == 2] == ["pick", "place"]
     assert replay(state.to_record()).fingerprint() == state.fingerprint()
+
+
+@pytest.mark.parametrize("action", [Place(True, 0), Place(0, {"q": 0}), Place(0.0, 0), Announce(1, True),  # type: ignore[arg-type]
+                                    Pick("2"), Power(True), Bank(3)])  # type: ignore[arg-type]
+def test_kingdom_malformed_moves_are_refused_in_words(action: object) -> None:
+    """docs/architecture.md (an illegal action raises ``IllegalAction`` with a plain-words message and leaves the
+    state untouched): a move with a field that is not a whole number — True for 1 included, which would write
+    ``true`` into the record — is refused, never a crash (found by tests/test_fuzz.py)."""
+    state = dealt(2, [2, 3, 4] * 4)
+    if not isinstance(action, Announce):
+        state.apply(0, Announce(1, 2))
+        if not isinstance(action, Pick):
+            state.apply(1, Pick(3))
+    before = state.fingerprint()
+    player = 0 if isinstance(action, (Announce, Place, Power, Bank)) else 1
+    with pytest.raises(IllegalAction) as e:
+        state.apply(player, action)
+    assert e.value.code == "bad-action" and state.fingerprint() == before
+
+
+def test_avenue_a_cell_is_never_true_or_false() -> None:
+    """docs/architecture.md (refused actions say why and change nothing; records replay): ``Draw(0, True)`` equals
+    ``Draw(0, 1)`` but would write ``true`` into the record, which no longer replays — refused (found by
+    tests/test_fuzz.py)."""
+    state = avenue_game(1, seed=4)
+    step_table(state)
+    before = state.fingerprint()
+    for bad in (Draw(0, True), Draw(False, 2)):
+        with pytest.raises(IllegalAction) as e:
+            state.apply(0, bad)
+        assert e.value.code == "bad-cell" and state.fingerprint() == before
+    state.apply(0, Draw(0, 1))
+    assert replay(state.to_record()).fingerprint() == state.fingerprint()

@@ -141,3 +141,23 @@ def test_a_button_whose_state_did_not_change_sends_nothing(wire):
     assert "already has a road" in t.status_text
     assert canvas_messages(wire) == [], "a refused click draws nothing"
     assert [m["comm"] for m in updates(wire)] == [t.status.model_id]
+
+
+def test_late_in_a_game_a_click_still_sends_only_a_few_kilobytes(wire):
+    """The log box shows a few lines: a click in the last round re-sends the latest 30 lines, not the whole game."""
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",), auto_next=True)
+    t.simulate_client_ready()
+    while t.state.round < t.state.params.rounds:         # into the last round: the log holds the whole game
+        d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+        t.click_cell(d.row, d.col)
+    assert not t.state.is_terminal()
+    wire.clear()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    t.click_cell(d.row, d.col)
+    from sheetkit.widgets.avenue import text as words
+
+    log_update = [m for m in updates(wire) if m["comm"] == t.log.model_id]
+    assert log_update and t.log.value.count("<div") <= 30
+    whole = words.log_html(t.state, 0, limit=10_000)
+    assert whole.count("<div") > 30 and len(whole) > len(t.log.value), "the game's log is longer than what is sent"
+    assert sum(m["bytes"] for m in wire) < 10_000, [(m["method"], m["bytes"]) for m in wire]

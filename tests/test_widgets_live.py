@@ -158,3 +158,26 @@ def test_without_an_event_loop_the_panel_redraws_at_once_and_explains_a_failure(
     assert texts(box) == ["fine"]
     my_move(t)
     assert texts(box) == ["<i>This analysis could not be drawn (ValueError: no data yet).</i>"]
+
+
+@pytest.mark.parametrize("msg_type, deferred", [("comm_msg", True), ("execute_request", False)])
+def test_only_a_browsers_widget_message_defers_the_redraw(monkeypatch: pytest.MonkeyPatch, msg_type, deferred):
+    """In a kernel, the message being handled decides: a widget message from a browser, or a cell."""
+    import IPython
+
+    class Kernel:
+        def get_parent(self) -> dict[str, Any]:
+            return {"header": {"msg_type": msg_type}}
+
+    class Shell:
+        kernel = Kernel()
+
+    monkeypatch.setattr(IPython, "get_ipython", lambda: Shell())
+    assert live_module._handling_browser_message() is deferred
+
+    async def main() -> None:
+        assert (live_module._deferring_loop(True, auto=True) is not None) is deferred
+        assert live_module._deferring_loop(True, auto=False) is not None, "defer=True: whatever the message"
+        assert live_module._deferring_loop(False, auto=True) is None
+
+    asyncio.run(main())

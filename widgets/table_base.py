@@ -27,6 +27,9 @@ from sheetkit.core.protocol import GameState
 from sheetkit.core.records import dumps, parse_json, replay
 
 ME = 0  # the person at this screen is always player 0; everyone else is a bot
+# The log box shows ~5 lines and scrolls; every change re-sends the whole HTML, so the table keeps the
+# latest lines only (the record and `python -m sheetkit replay` keep the whole game).
+LOG_LINES = 30
 
 F = TypeVar("F", bound=Callable[..., Any])
 

@@ -17,7 +17,7 @@ from sheetkit.widgets.avenue import text as words
 from sheetkit.widgets.avenue.panels import CardsView, OpponentsView
 from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
-from sheetkit.widgets.table_base import ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
+from sheetkit.widgets.table_base import LOG_LINES, ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
 
 from sheetkit.analysis.avenue_review import BOT_LABELS
 from sheetkit.core.errors import IllegalAction
@@ -267,7 +267,7 @@ class AvenueTable(GameTable):
         self.undo_button.disabled = not st.can_undo(ME)
         self.next_button.disabled = not (st.is_chance_node() and not st.is_terminal())
         self.code.value = self._code_html()
-        self.log.value = words.log_html(st, ME)
+        self.log.value = words.log_html(st, ME, limit=LOG_LINES)
         over = st.is_terminal()
         self.end_box.layout.display = "flex" if over else "none"
         self.play_column.layout.display = "none" if over else "flex"

@@ -26,6 +26,7 @@ from sheetkit.widgets.kingdom_maps import text as words
 from sheetkit.widgets.kingdom_maps.panels import DiceView, OpponentsView, dice_roles, die_at
 from sheetkit.widgets.kingdom_maps.sheet import KingdomSheet
 from sheetkit.widgets.table_base import (
+    LOG_LINES,
     ME,
     TABLE_CSS,
     GameTable,
@@ -535,7 +536,7 @@ class KingdomTable(GameTable):
         self.bank_box.layout.display = "flex" if banks else "none"
         self.criteria.value = words.criteria_html(st, ME, bankable=bool(banks))
         self.code.value = self._code_html()
-        self.log.value = words.log_html(st, ME)
+        self.log.value = words.log_html(st, ME, limit=LOG_LINES)
         self.end_box.layout.display = "flex" if over else "none"
         self.controls.layout.display = "none" if over else "flex"
         if over:
