@@ -35,6 +35,11 @@ F = TypeVar("F", bound=Callable[..., Any])
 
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
+/* ipycanvas focuses a canvas on mousedown and only then measures where it is: when the canvas runs
+   past the edge of the screen, the browser scrolls it into view in between, and the click lands that
+   many pixels off (a 1024x768 projector clicking the town board hit the wrong tile). A scroll margin
+   far larger than any canvas makes "into view" a no-op, so nothing moves under the pointer. */
+.sk-table canvas { scroll-margin: -100000px; }
 /* ipywidgets' FileUpload always writes its file count into its label ("Load (0)"), and its browser
    half never takes a reset of that count from Python ("Load (1)" forever after one load): show
    the word only (the text node stays, at size 0, for screen readers). */

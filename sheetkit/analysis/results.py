@@ -5,10 +5,13 @@ A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-
 - the game code of the deal (``AV-0000-001A``, with its variant when not standard);
 - ``R1`` (the format version) followed by one letter per bot at the table, in seat order
   (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game);
-- the moves: seat 0's choices, each written as the index of the chosen action among
-  ``legal_actions(0)`` sorted canonically (by the action's JSON text), packed in mixed radix into
-  one integer (a choice among n adds log2(n) bits; a forced move adds nothing), in Crockford
-  base32, grouped by 5;
+- the moves: seat 0's choices (its pending decisions too), each written as the index of the chosen
+  action among ``legal_actions(0)`` sorted canonically (by the action's JSON text), packed in mixed
+  radix into one integer (a choice among n adds log2(n) bits; a forced move adds nothing), in
+  Crockford base32, grouped by 5. A game whose ``legal_actions`` does not list every legal move
+  gives its own ``choice_codec`` (``GameSpec``; ``sheetkit.core.protocol.ChoiceCodec``) writing a move
+  as a few such digits instead: Key Harvest writes a bid (any mix of counters) as its registry tile
+  and the count of each crop (``sheetkit/games/key_harvest/codec.py``);
 - a check of 5 characters: 2 from the replayed game itself (a hash of its final state), then 3 (15
   bits of a BLAKE2b hash) over everything else, so a mistyped or missing character is refused before
   any replay, and a code that replays to another game on this computer (a sheetkit whose bots or rules
@@ -22,10 +25,9 @@ them — every sheetkit bot is (their randomness is a seeded ``make_rng``). ``re
 game this way before it writes a code and refuses (asking for the record file instead) when the
 replay would not give the same game, so a code that is shown always decodes to the game played.
 
-A game whose moves are not all listed by ``legal_actions`` (Key Harvest: a bid may be any mix of
-crops, so its list holds a few) or with more than ``MAX_CHOICES`` at one decision gets no code
-(``Unpackable``, with the reason): writing such moves out would make codes far too long to read aloud,
-so its record file (Save) is read instead — replayed with the seeded bots and checked the same way.
+A game whose moves are not all listed by ``legal_actions`` and that gives no codec, or with more than
+``MAX_CHOICES`` listed at one decision, gets no code (``Unpackable``, with the reason): its record
+file (Save) is read instead — replayed with the seeded bots and checked the same way.
 The score is never in a code or trusted from a file: it is recomputed by replaying the moves.
 """
 
@@ -43,7 +45,7 @@ from typing import Any
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
-from sheetkit.core.protocol import GameState
+from sheetkit.core.protocol import ChoiceCodec, GameState
 from sheetkit.core.records import parse_json, replay
 from sheetkit.core.registry import GameSpec, all_games
 
@@ -104,14 +106,43 @@ def canonical(actions: Iterable[Any]) -> list[Any]:
 
 
 class Unpackable(RecordError):
-    """A game whose moves are not all among a listed few (e.g. Key Harvest's bids): its record file counts."""
+    """A game whose moves do not fit a code (not all listed and no codec, or too many): its record file counts."""
 
 
-def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any, listed: bool = True) -> GameState:
-    """Play the deal: chance from the seed, bots as a table runs them, seat 0 by ``choose(legal, state)``.
+class _Listed:
+    """The default choice codec: a move is one digit, its index among ``legal_actions`` in canonical order."""
 
-    ``listed=False`` calls ``choose(None, state)`` for seat 0's moves instead (a record's own moves, applied checked).
-    """
+    def __init__(self, spec: GameSpec) -> None:
+        self.spec = spec
+
+    def _legal(self, state: GameState, player: int) -> list[Any]:
+        legal = state.legal_actions(player)
+        if not legal:
+            raise RecordError("seat 0 must move but has no legal move")
+        if len(legal) > MAX_CHOICES:
+            raise Unpackable(f"{self.spec.title} has too many choices at one move to pack into a code — "
+                             "send the record file (Save) instead")
+        return canonical(legal)
+
+    def encode(self, state: GameState, player: int, action: Any) -> list[tuple[int, int]] | None:
+        """[(index, number of legal moves)], or None when ``action`` is not listed."""
+        legal = self._legal(state, player)
+        want = action.to_json()
+        return next(([(i, len(legal))] for i, a in enumerate(legal) if a.to_json() == want), None)
+
+    def decode(self, state: GameState, player: int, read: Any) -> Any:
+        """The listed move at the index ``read`` gives."""
+        legal = self._legal(state, player)
+        return legal[read(len(legal))]
+
+
+def codec_of(spec: GameSpec) -> ChoiceCodec:
+    """How a result code writes this game's moves: its own codec, else by index in ``legal_actions``."""
+    return spec.choice_codec if spec.choice_codec is not None else _Listed(spec)
+
+
+def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any) -> GameState:
+    """Play the deal: chance from the seed, bots as a table runs them, seat 0's moves by ``choose(state)``."""
     state = _deal_state(spec, gc, kinds)
     bots = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(kinds, start=1)}
     for _ in range(MAX_STEPS):
@@ -123,16 +154,8 @@ def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any, list
         current = state.current_players()
         if not current:
             raise RecordError("the game stopped with nobody to move")
-        if 0 in current and not listed:
-            state.apply(0, choose(None, state))
-        elif 0 in current:
-            legal = state.legal_actions(0)
-            if not legal:
-                raise RecordError("seat 0 must move but has no legal move")
-            if len(legal) > MAX_CHOICES:
-                raise Unpackable(f"{spec.title} has too many choices at one move to pack into a code — "
-                                 "send the record file (Save) instead")
-            state.apply(0, choose(canonical(legal), state))
+        if 0 in current:
+            state.apply(0, choose(state))
         else:
             for p in current:
                 state.apply(p, bots[p].act(state, p))
@@ -189,19 +212,27 @@ def result_code(state: GameState, bots: Sequence[str]) -> str:
         raise RecordError("the players at this table are not seat 0 and known bots — send the record file")
     letters = bot_letters(spec)
     mine = [e["action"] for e in state.log if e.get("player") == 0]
+    codec = codec_of(spec)
     value, radix, k = 0, 1, 0
 
-    def choose(legal: list[Any], now: GameState) -> Any:
+    def choose(now: GameState) -> Any:
         nonlocal value, radix, k
         if k >= len(mine):
             raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
         want = mine[k]
         k += 1
-        for i, a in enumerate(legal):
-            if a.to_json() == want:
+        digits = codec.encode(now, 0, spec.parse_action(want, "action"))
+        if digits is not None:
+            # Read the digits back at once: the code shown is one that decodes to this very move.
+            back = iter(digits)
+            got = codec.decode(now, 0, lambda n: _digit(next(back, (-1, -1)), n))
+            if got.to_json() != want or next(back, None) is not None:
+                raise RecordError(f"{spec.title}'s move {str(want.get('type', 'move'))[:20]} does not read back "
+                                  "from its code — send the record file (Save) instead")
+            for i, n in digits:
                 value += i * radix
-                radix *= len(legal)
-                return a
+                radix *= n
+            return got
         if _legal_here(spec, now, want):
             raise Unpackable(f"{spec.title}'s moves are not all among a few listed choices (its "
                              f"{str(want.get('type', 'move'))[:20]} moves), so they do not fit a short code — "
@@ -215,6 +246,14 @@ def result_code(state: GameState, bots: Sequence[str]) -> str:
     digits = _b32(value)
     game = _game_check(again)
     return f"{head}.{_grouped(digits)}.{game}{_check(head, digits, game)}"
+
+
+def _digit(digit: tuple[int, int], radix: int) -> int:
+    """A digit being read back, checked to be the one written (same radix, in range)."""
+    i, n = digit
+    if n != radix or not 0 <= i < n:
+        raise RecordError("a move's digits do not read back — send the record file (Save) instead")
+    return i
 
 
 def _legal_here(spec: GameSpec, state: GameState, action_json: Any) -> bool:
@@ -342,13 +381,17 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     for ch in digits:
         value = value * 32 + _ALPHABET.index(ch)
 
-    def choose(legal: list[Any], _: GameState) -> Any:
+    codec = codec_of(spec)
+
+    def read(radix: int) -> int:
         nonlocal value
-        value, i = divmod(value, len(legal))
-        return legal[i]
+        if radix < 1:
+            raise RecordError("seat 0 must move but has no legal move")
+        value, i = divmod(value, radix)
+        return i
 
     try:
-        state = _drive(spec, gc, kinds, choose)
+        state = _drive(spec, gc, kinds, lambda now: codec.decode(now, 0, read))
     except (IllegalAction, KeyError, ValueError, IndexError, StopIteration) as e:
         raise RecordError(f"could not be replayed ({_shorten(str(e), 80)})") from None
     if value:
@@ -364,7 +407,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
 
     The record's bots' moves must be what the bots play (the game is re-played with the seeded bots), so
     an edited record cannot change the opponents' moves or the score. A game whose moves do not fit a
-    code (Key Harvest) counts from its file alone, with no code.
+    code (``Unpackable``) counts from its file alone, with no code.
     """
     text = data.decode("utf-8-sig") if isinstance(data, bytes) else data
     state = replay(parse_json(text))
@@ -390,7 +433,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     _check_expected(gc, kinds, expect)
     mine = iter([spec.parse_action(e["action"], "action") for e in state.log if e.get("player") == 0])
     try:
-        again = _drive(spec, gc, kinds, lambda _legal, _state: next(mine), listed=False)
+        again = _drive(spec, gc, kinds, lambda _state: next(mine))
     except StopIteration:
         raise RecordError("the bots' moves in this file are not what the bots play on this deal") from None
     if _moves_by_player(again.log) != _moves_by_player(state.log):

@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
+from collections.abc import Callable
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from sheetkit.core.errors import IllegalAction
@@ -112,3 +113,21 @@ class Bot(Protocol):
     name: str
 
     def act(self, state: GameState, player: int) -> Any: ...
+
+
+class ChoiceCodec(Protocol):
+    """Writes one player's move as a few mixed-radix digits (for result codes) and reads it back.
+
+    A move is one or more digits ``(index, radix)``, ``0 <= index < radix``; each digit's radix
+    depends only on the state and the digits before it, so a reader that knows the state knows it.
+    A game lists none when "the move's index in ``legal_actions(player)``" (one digit) already
+    covers every legal move; it gives one when some legal moves are not listed (Key Harvest's bids).
+    """
+
+    def encode(self, state: GameState, player: int, action: Any) -> list[tuple[int, int]] | None:
+        """The digits of ``action`` (a legal move of ``player`` now), or None when it is not legal."""
+        ...
+
+    def decode(self, state: GameState, player: int, read: Callable[[int], int]) -> Any:
+        """The move whose digits ``read(radix)`` gives one by one; raises IllegalAction if it is not legal."""
+        ...

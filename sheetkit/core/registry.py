@@ -13,7 +13,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
-from sheetkit.core.protocol import Bot, GameState
+from sheetkit.core.protocol import Bot, ChoiceCodec, GameState
 
 ENTRY_POINT_GROUP = "sheetkit.games"
 
@@ -41,6 +41,8 @@ class GameSpec:
     bots: Mapping[str, Callable[..., Bot]] = field(default_factory=dict)
     # describe(state) -> list of per-player JSON breakdowns, for `replay` output
     breakdown: Callable[[GameState], list[dict[str, Any]]] | None = None
+    # How a result code writes a player's moves; None: by their index in legal_actions (every legal move listed)
+    choice_codec: ChoiceCodec | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -90,7 +90,7 @@ class KeyHarvestDriver:
 
     def _button(self, page: Any, selector: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
         self.actions.append(what)
-        page.locator(selector).first.click()
+        page.locator(selector).first.click(timeout=8000)
         return self.wait_change(page, st["serial"])
 
     def _board(self, page: Any, code: str, what: str, st: dict[str, Any]) -> dict[str, Any]:

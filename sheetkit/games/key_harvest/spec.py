@@ -9,6 +9,7 @@ from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.key_harvest.bots import BOTS
+from sheetkit.games.key_harvest.codec import CODEC
 from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
 from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
@@ -62,4 +63,5 @@ SPEC = register(GameSpec(
     presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
     bots=BOTS,
     breakdown=_breakdowns,
+    choice_codec=CODEC,
 ))
