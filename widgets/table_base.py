@@ -11,6 +11,7 @@ from __future__ import annotations
 import base64
 import functools
 import html
+import json
 import os
 import traceback
 from collections.abc import Callable, Mapping, Sequence
@@ -450,6 +451,23 @@ class GameTable:
     def _code_html(self) -> str:
         code = self.state.game_code()
         return html.escape(code) if code else "<i>a fixed deal (no code)</i>"
+
+    def _render_end(self, over: bool, summary: Callable[[], str], breakdown: Callable[[], str]) -> None:
+        """The end panel: hidden while playing; at the end the placing, the breakdown, the share line, the record."""
+        self.end_box.layout.display = "flex" if over else "none"
+        if over:
+            self.end_summary.value = summary()
+            self.breakdown.value = breakdown()
+            self.share.value = self._share_html()
+            if not self.download.value:
+                self.download.value = self._download_link()
+        else:
+            self.breakdown.value = ""
+
+    def _publish_hooks(self, css_class: str) -> None:
+        """What is legal now, as JSON in a hidden element (browser tests and drivers read it, players never)."""
+        data = html.escape(json.dumps(self.hook_data()), quote=True)
+        self.hooks.value = f"<div class='{css_class}' data-state=\"{data}\"></div>"
 
     # ----- sharing --------------------------------------------------------------------------
     def _download_link(self) -> str:

@@ -269,15 +269,7 @@ class AvenueTable(GameTable):
         self.code.value = self._code_html()
         self.log.value = words.log_html(st, ME, limit=LOG_LINES)
         over = st.is_terminal()
-        self.end_box.layout.display = "flex" if over else "none"
         self.play_column.layout.display = "none" if over else "flex"
         # At the end the breakdown needs the panel's full width; the small sheets go under it.
         self.middle.layout.flex_flow = "column" if over else "row"
-        if over:
-            self.end_summary.value = words.end_summary(st, ME)
-            self.breakdown.value = words.breakdown_html(st, ME)
-            self.share.value = self._share_html()
-            if not self.download.value:
-                self.download.value = self._download_link()
-        else:
-            self.breakdown.value = ""
+        self._render_end(over, lambda: words.end_summary(st, ME), lambda: words.breakdown_html(st, ME))

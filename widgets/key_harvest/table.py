@@ -17,7 +17,6 @@ from __future__ import annotations
 
 import functools
 import html
-import json
 from collections.abc import Sequence
 from typing import Any
 from urllib.parse import parse_qs
@@ -746,18 +745,9 @@ class KeyHarvestTable(GameTable):
         self.next_button.disabled = not waiting_bot
         self.code.value = self._code_html()
         self.log.value = words.log_html(self._follower.lines_for(st))
-        self.end_box.layout.display = "flex" if over else "none"
         self.controls.layout.display = "none" if over else "flex"
-        if over:
-            self.end_summary.value = words.end_summary(st, p)
-            self.breakdown.value = words.breakdown_html(st, p)
-            self.share.value = self._share_html()
-            if not self.download.value:
-                self.download.value = self._download_link()
-        else:
-            self.breakdown.value = ""
-        data = html.escape(json.dumps(self.hook_data()), quote=True)
-        self.hooks.value = f"<div class='sk-kh-state' data-state=\"{data}\"></div>"
+        self._render_end(over, lambda: words.end_summary(st, p), lambda: words.breakdown_html(st, p))
+        self._publish_hooks("sk-kh-state")
 
     def _render_workers(self, st: KeyHarvestState, p: int, show: bool) -> None:
         ids = tuple(st.workers_available(p)) if show else ()

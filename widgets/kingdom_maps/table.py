@@ -13,8 +13,6 @@ then **Undo** takes your moves back. On Confirm the bots draw and the next dice 
 from __future__ import annotations
 
 import functools
-import html
-import json
 from collections.abc import Sequence
 from typing import Any
 
@@ -537,18 +535,9 @@ class KingdomTable(GameTable):
         self.criteria.value = words.criteria_html(st, ME, bankable=bool(banks))
         self.code.value = self._code_html()
         self.log.value = words.log_html(st, ME, limit=LOG_LINES)
-        self.end_box.layout.display = "flex" if over else "none"
         self.controls.layout.display = "none" if over else "flex"
-        if over:
-            self.end_summary.value = words.end_summary(st, ME)
-            self.breakdown.value = words.breakdown_html(st, ME)
-            self.share.value = self._share_html()
-            if not self.download.value:
-                self.download.value = self._download_link()
-        else:
-            self.breakdown.value = ""
-        data = html.escape(json.dumps(self.hook_data()), quote=True)
-        self.hooks.value = f"<div class='sk-km-state' data-state=\"{data}\"></div>"
+        self._render_end(over, lambda: words.end_summary(st, ME), lambda: words.breakdown_html(st, ME))
+        self._publish_hooks("sk-km-state")
 
     def _render_dice_buttons(self, st: KingdomState, legal: list[Any], announcing: bool) -> None:
         picks = {a.die for a in legal if isinstance(a, Pick)}
