@@ -153,3 +153,20 @@ def test_every_refusal_shows_what_a_code_of_the_expected_game_looks_like(typed: 
         new_kingdom_game(1, code=typed)
     with pytest.raises(RecordError, match="a game code looks like AV-0K3M-Q9ZT"):
         new_game(1, code=typed)
+
+
+@pytest.mark.parametrize("game", ["avenue", "kingdom-maps", "key-harvest"])
+def test_every_game_refuses_garbage_with_an_example_of_its_own_code(game):
+    """A mistyped code in any game's new_game says what that game's codes look like (not another game's)."""
+    from importlib import import_module
+
+    from sheetkit.core.registry import get_game
+
+    spec = get_game(game)
+    module = import_module(spec.new_state.__module__)
+    with pytest.raises(RecordError) as e:
+        module.new_game(code="zz garbage")
+    assert f"{spec.code_prefix}-0K3M-Q9ZT" in str(e.value)
+    other = "AV-0000-001A" if spec.code_prefix != "AV" else "KM-0000-0005"
+    with pytest.raises(RecordError, match=f"{spec.title} codes start {spec.code_prefix}"):
+        module.new_game(code=other)

@@ -2,10 +2,14 @@
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sheetkit.core.chance import MAX_SEED
 from sheetkit.core.errors import RecordError
+
+P = TypeVar("P")  # a game's params type
 
 _ALPHABET = "0123456789ABCDEFGHJKMNPQRSTVWXYZ"  # Crockford: no I, L, O, U
 _READ_AS = {"I": "1", "L": "1", "O": "0", "U": "V"}
@@ -83,3 +87,24 @@ def parse_code(text: str, prefix: str | None = None) -> GameCode:
             raise RecordError(f"{shown} is not a game code — {looks} ({ch!r} is not a code character)")
         seed = seed * 32 + _ALPHABET.index(ch)
     return GameCode(game, seed, preset)
+
+
+def game_setup(code: str | None, seed: int | None, params: P | None, variant: str, *, prefix: str, title: str,
+               presets: Mapping[str, P]) -> tuple[int | None, P]:
+    """The seed and rules a game's ``new_game`` starts from: a typed ``code`` wins, else ``params``, else ``variant``.
+
+    Every refusal is a RecordError in plain words (another game's code, an unknown variant).
+    """
+    if code is not None:
+        gc = parse_code(code, prefix)
+        if gc.prefix != prefix:
+            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
+                              f"{title} codes start {prefix})")
+        if gc.preset not in presets:
+            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(presets)})")
+        return gc.seed, presets[gc.preset]
+    if params is None:
+        if variant not in presets:
+            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(presets)})")
+        params = presets[variant]
+    return seed, params

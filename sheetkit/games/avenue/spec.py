@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheetkit.core.chance import fresh_seed
-from sheetkit.core.codes import parse_code
-from sheetkit.core.errors import RecordError
+from sheetkit.core.codes import game_setup
 from sheetkit.core.records import MAX_NAME, MAX_PLAYERS
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.avenue.bots import BOTS
@@ -34,17 +33,7 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
         for name in names:
             if not isinstance(name, str) or len(name) > MAX_NAME:
                 raise ValueError(f"a player's name is a text of at most {MAX_NAME} characters, not {str(name)[:80]!r}")
-    if code is not None:
-        gc = parse_code(code, "AV")
-        if gc.prefix != "AV":
-            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, Avenue codes start AV)")
-        if gc.preset not in PRESETS:
-            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
-        seed, params = gc.seed, PRESETS[gc.preset]
-    if params is None:
-        if variant not in PRESETS:
-            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
-        params = PRESETS[variant]
+    seed, params = game_setup(code, seed, params, variant, prefix="AV", title="Avenue", presets=PRESETS)
     return AvenueState(params, names, seed=fresh_seed() if seed is None else seed)
 
 

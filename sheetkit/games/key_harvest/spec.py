@@ -5,7 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheetkit.core.chance import fresh_seed
-from sheetkit.core.codes import parse_code
+from sheetkit.core.codes import game_setup
 from sheetkit.core.errors import RecordError
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.key_harvest.bots import BOTS
@@ -28,18 +28,7 @@ def parse_deal(data: Any, params: Any = None, path: str = "deal") -> Any:
 def new_game(players: list[str] | int = 3, seed: int | None = None, code: str | None = None,
              params: KeyHarvestParams | None = None, variant: str = "standard") -> KeyHarvestState:
     """Start a game from a typed game ``code`` (``KH-XXXX-XXXX``) or a ``seed`` (fresh if none), and a variant."""
-    if code is not None:
-        gc = parse_code(code)
-        if gc.prefix != "KH":
-            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
-                              "Key Harvest codes start KH)")
-        if gc.preset not in PRESETS:
-            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
-        seed, params = gc.seed, PRESETS[gc.preset]
-    if params is None:
-        if variant not in PRESETS:
-            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
-        params = PRESETS[variant]
+    seed, params = game_setup(code, seed, params, variant, prefix="KH", title="Key Harvest", presets=PRESETS)
     return KeyHarvestState(params, players, seed=fresh_seed() if seed is None else seed)
 
 

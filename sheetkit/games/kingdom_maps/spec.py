@@ -5,8 +5,7 @@ from __future__ import annotations
 from typing import Any
 
 from sheetkit.core.chance import fresh_seed
-from sheetkit.core.codes import parse_code
-from sheetkit.core.errors import RecordError
+from sheetkit.core.codes import game_setup
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.kingdom_maps.bots import BOTS
 from sheetkit.games.kingdom_maps.dice import Deal, parse_deal
@@ -23,18 +22,7 @@ def _new_state(params: KingdomParams, players: list[str] | int, seed: int | None
 def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
              params: KingdomParams | None = None, variant: str = "standard", deal: Deal | None = None) -> KingdomState:
     """Start a game: from a typed game ``code``, a ``seed`` (fresh if none), or a fixed ``deal``; and a variant."""
-    if code is not None:
-        gc = parse_code(code, "KM")
-        if gc.prefix != "KM":
-            raise RecordError(f"{code!r} is a code for another game (it starts {gc.prefix}, "
-                              "Kingdom Maps codes start KM)")
-        if gc.preset not in PRESETS:
-            raise RecordError(f"unknown variant {gc.preset!r} in the code (known: {', '.join(PRESETS)})")
-        seed, params = gc.seed, PRESETS[gc.preset]
-    if params is None:
-        if variant not in PRESETS:
-            raise RecordError(f"unknown variant {variant!r} (known: {', '.join(PRESETS)})")
-        params = PRESETS[variant]
+    seed, params = game_setup(code, seed, params, variant, prefix="KM", title="Kingdom Maps", presets=PRESETS)
     if deal is not None:
         return KingdomState(params, players, deal=deal)
     return KingdomState(params, players, seed=fresh_seed() if seed is None else seed)
