@@ -236,22 +236,149 @@ def test_find_codes_in_mixed_text():
     assert len(R.find_codes(spaced)) == 1 and read_result_code(R.find_codes(spaced)[0][1]).code == good
 
 
-def test_key_harvest_bids_do_not_fit_a_code_so_its_record_files_count():
-    """Key Harvest's bids (any mix of crops) are not listed by legal_actions: no code, with the reason;
-    its record files are replayed with the seeded bots and counted, and an edited bot move is refused."""
+@pytest.mark.parametrize("players", [2, 3, 4])
+@pytest.mark.parametrize("seed", [11, 4321, 777_777])
+def test_key_harvest_codes_replay_the_very_game(players, seed):
+    """Key Harvest's bids (any mix of crops, not all listed) and seat 0's pending decisions fit a code:
+    decoded, the same game (bids of several counters included) and score; short enough to paste."""
+    game = get_game("key-harvest")
+    bots = ("greedy", "random", "greedy")[: players - 1]
+    several = 0
+    for student in ("greedy", "random"):
+        state = play(game.name, seed, student, bots, student_seed=seed + 1)
+        mine = [e["action"] for e in state.log if e.get("player") == 0]
+        several += sum(1 for a in mine if a["type"] == "bid" and sum(a["counters"]) > 1)
+        code = result_code(state, bots)
+        assert code.startswith(make_code("KH", seed) + ".R1")
+        assert len(code.split(".")[2].replace("-", "")) <= 120, code
+        got = read_result_code(code, ClassDeal(make_code("KH", seed), bots))
+        assert got.state.fingerprint() == state.fingerprint()
+        assert _moves_of(got.state, 0) == mine
+        assert got.score == state.scores()[0] and got.code == code
+    assert several, "these games should hold bids of several counters"
+
+
+def _moves_of(state, player):
+    return [e["action"] for e in state.log if e.get("player") == player]
+
+
+def test_key_harvest_seat_0_answers_its_pending_decisions_in_the_code():
+    """A game where seat 0 had effects' decisions to answer (Choose): they are among the coded moves."""
+    for seed in range(40):
+        state = play("key-harvest", seed, "greedy", ("greedy",), student_seed=seed)
+        if any(a["type"] == "choose" for a in _moves_of(state, 0)):
+            break
+    else:
+        pytest.fail("no seat-0 decision in 40 games")
+    got = read_result_code(result_code(state, ["greedy"]))
+    assert [a for a in _moves_of(got.state, 0) if a["type"] == "choose"] == \
+        [a for a in _moves_of(state, 0) if a["type"] == "choose"]
+
+
+def _reader(digits):
+    """read(radix) over written digits, asserting the reader asks for the radix each was written in."""
+    it = iter(digits)
+
+    def read(radix):
+        i, n = next(it)
+        assert n == radix
+        return i
+    return read
+
+
+def test_every_key_harvest_bid_a_player_can_make_reads_back_and_every_digit_is_a_legal_bid():
+    """Mid-game, each bid within the counters held (every tile, every mix) encodes and decodes to itself;
+    every value of the bid digits decodes to a bid the rules accept; a bid of counters not held has no code."""
+    from sheetkit.games.key_harvest.codec import CODEC
+    from sheetkit.games.key_harvest.crops import mixes
+    from sheetkit.games.key_harvest.moves import Bid
+
+    game = get_game("key-harvest")
+    state = game.new_state(game.default_params(), ["You", "Greedy bot"], seed=5)
+    bot, other = game.bots["greedy"](seed=1), game.bots["greedy"](seed=2)
+    while not (0 in state.current_players() and any(isinstance(a, Bid) for a in state.legal_actions(0))
+               and sum(state.counters[0]) >= 3):
+        if state.is_chance_node():
+            state.apply_chance()
+        else:
+            p = state.current_players()[0]
+            state.apply(p, (bot if p == 0 else other).act(state, p))
+    have = state.counters[0]
+    bids = [Bid(code, m) for code in state.registry for n in range(1, sum(have) + 1) for m in mixes(n, have)]
+    seen = set()
+    for b in bids:
+        digits = CODEC.encode(state, 0, b)
+        assert CODEC.decode(state, 0, _reader(digits)) == b
+        seen.add(tuple(digits))
+    assert len(seen) == len(bids)                       # one code per bid, no two alike
+    _, tiles, mix = next(iter(seen))
+    for t in range(tiles[1]):
+        for v in range(mix[1]):
+            values = iter([len([a for a in state.legal_actions(0) if not isinstance(a, Bid)]), t, v])
+            state.check(0, CODEC.decode(state, 0, lambda n, vs=values: next(vs)))
+    too_many = tuple(h + 1 if i == max(range(5), key=lambda k: have[k]) else h for i, h in enumerate(have))
+    assert CODEC.encode(state, 0, Bid(state.registry[0], too_many)) is None
+
+
+def test_a_hostile_key_harvest_code_bidding_counters_not_held_is_refused(monkeypatch):
+    """A forged code whose bid digits spell more counters than the student holds (written by a codec that
+    counts extra counters, with valid check characters) is refused with the rules' reason, not scored."""
+    from sheetkit.games.key_harvest import codec as C
+
+    state = play("key-harvest", 11, "greedy", ("greedy",), student_seed=5)
+    deal = make_code("KH", 11)
+    head = f"{deal}.R1G"
+    # The forger believes seat 0 holds 3 more of each crop than it does, and bids them at its first bid.
+    real_held = C.held
+    monkeypatch.setattr(C, "held", lambda st, p: tuple(h + 3 for h in real_held(st, p)))
+    spec = get_game("key-harvest")
+    mine = iter(_moves_of(state, 0))
+    value, radix, forged = 0, 1, None
+
+    def forge(now):
+        nonlocal value, radix, forged
+        want = spec.parse_action(next(mine), "action")
+        if want.to_json()["type"] == "bid":
+            want = type(want)(want.code, tuple(h for h in C.held(now, 0)))   # every counter "held"
+            forged = want
+        for i, n in C.CODEC.encode(now, 0, want):
+            value += i * radix
+            radix *= n
+        if forged is not None:
+            raise StopIteration
+        return want
+
+    with pytest.raises(StopIteration):
+        R._drive(spec, R.parse_code(deal), ["greedy"], forge)
+    assert forged is not None
+    digits = R._b32(value)
+    code = f"{head}.{R._grouped(digits)}.00{R._check(head, digits, '00')}"
+    with pytest.raises(RecordError, match=r"could not be replayed \(you do not have \d+ wine, .* behind your") as e:
+        read_result_code(code, ClassDeal(deal, ("greedy",)))
+    assert "\n" not in str(e.value)
+
+
+def test_key_harvest_record_files_count_with_their_code_and_edited_bots_are_refused():
+    """A Key Harvest record file counts (with its result code); one whose bot move was removed is refused."""
     game = get_game("key-harvest")
     state = play(game.name, 11, "greedy", ("greedy",), student_seed=5)
-    with pytest.raises(R.Unpackable, match="record file"):
-        result_code(state, ["greedy"])
     deal = ClassDeal(make_code(game.code_prefix, 11), ("greedy",))
     got = gather(files=[("kh.json", dumps(state.to_record()).encode())], expect=deal)
-    assert [(r.score, r.code) for r in got.results] == [(state.scores()[0], "")]
+    assert [(r.score, r.code) for r in got.results] == [(state.scores()[0], result_code(state, ["greedy"]))]
     doc = json.loads(dumps(state.to_record()))
     bot_moves = [i for i, e in enumerate(doc["log"]) if e.get("player") == 1]
     doc["log"] = doc["log"][: bot_moves[0]] + doc["log"][bot_moves[0] + 1:]    # drop one bot move
     got = gather(files=[("kh.json", json.dumps(doc).encode())], expect=deal)
     assert not got.results and got.skipped[0].name == "kh.json"
-    assert "not what the bots play" in got.skipped[0].reason    # the file replays, but not with the real bot
+
+
+def test_a_game_without_a_codec_whose_moves_are_not_all_listed_still_asks_for_the_record_file(monkeypatch):
+    """The generic fallback: Key Harvest without its codec (bids not all listed) gives no code, with the reason."""
+    spec = get_game("key-harvest")
+    state = play(spec.name, 11, "greedy", ("greedy",), student_seed=5)
+    monkeypatch.setattr(R, "codec_of", lambda s: R._Listed(s))
+    with pytest.raises(R.Unpackable, match="record file"):
+        result_code(state, ["greedy"])
 
 
 def test_a_code_that_replays_to_another_game_here_is_refused(monkeypatch):

@@ -211,12 +211,47 @@ def test_a_game_whose_bots_would_replay_otherwise_shows_no_code_rather_than_a_wr
     assert "No result code" in t2.result_code.value and "record file" in t2.result_code.value
 
 
-def test_key_harvest_class_reads_record_files_and_says_so():
-    """Key Harvest's moves do not fit a code: the invite asks for record files, and files fill the leaderboard."""
+def test_key_harvest_class_reads_pasted_codes_and_record_files():
+    """Key Harvest's bids fit a code now: the invite asks for the result code; pasted codes (and a saved
+    record file, which shows its code) fill the leaderboard with recomputed scores."""
     c = Classroom.from_query("game=key-harvest&code=KH-0000-000B&bots=greedy", plays=1)
-    assert "record file" in c.invite.value and "result code</b> shown" not in c.invite.value
-    games = [play("key-harvest", 11, "greedy" if i else "random", ("greedy",), student_seed=i) for i in range(3)]
-    c.read("", [(f"s{i}.json", dumps(g.to_record()).encode()) for i, g in enumerate(games)])
-    scores = re.findall(r"<td class='sk-score'>(.*?)</td>", c.board.value)
-    assert sorted(int(x.replace("−", "-")) for x in scores) == sorted(g.scores()[0] for g in games)
-    assert "<i>record file</i>" in c.board.value
+    assert "result code</b> shown beside Save" in c.invite.value and "record file" not in c.invite.value
+    games = [play("key-harvest", 11, "greedy" if i else "random", ("greedy",), student_seed=i) for i in range(4)]
+    codes = [result_code(g, ["greedy"]) for g in games]
+    assert any(sum(e["action"]["counters"]) > 1 for g in games for e in g.log
+               if e.get("player") == 0 and e["action"]["type"] == "bid"), "bids of several counters"
+    c.read("\n".join(f"Kid {i}: {code}" for i, code in enumerate(codes[:3])),
+           [("kid3.json", dumps(games[3].to_record()).encode())])
+    rows = re.findall(r"<td class='sk-name'>(.*?)</td><td class='sk-score'>(.*?)</td>", c.board.value)
+    got = {name: int(x.replace("−", "-")) for name, x in rows}
+    assert {k: v for k, v in got.items() if k.startswith("Kid ")} == \
+        {f"Kid {i}": g.scores()[0] for i, g in enumerate(games[:3])}
+    assert sorted(got.values()) == sorted(g.scores()[0] for g in games)
+    assert all(html.escape(code) in c.board.value for code in codes)     # the file's game shows its code too
+    assert "<i>record file</i>" not in c.board.value and not c.gathered.skipped
+
+
+def test_the_key_harvest_table_shows_a_result_code_at_the_end_beside_save():
+    """A whole Key Harvest game at the table (bids of several counters, decisions answered): a code beside
+    Save that replays to the table's game and score."""
+    from sheetkit.widgets import KeyHarvestTable
+
+    from sheetkit.games.key_harvest import BOTS
+
+    t = KeyHarvestTable(code="KH-0000-000B", bots=("greedy", "random"))
+    t.simulate_client_ready()
+    assert t.result_code.layout.display == "none"
+    assert t.result_code in row_of(t.widget, t.save_button).children, "beside Save"
+    me = BOTS["greedy"](seed=3)
+    for _ in range(3000):
+        if t.state.is_terminal():
+            break
+        t._apply(0, me.act(t.state, 0))      # the path the table's clicks end in
+    st = t.state
+    assert st.is_terminal() and t.result_code.layout.display == "flex"
+    code = shown_code(t)
+    assert code.startswith("KH-0000-000B.R1GR.")
+    mine = [e["action"] for e in st.log if e.get("player") == 0]
+    assert any(a["type"] == "bid" and sum(a["counters"]) > 1 for a in mine)
+    got = read_result_code(code)
+    assert got.state.fingerprint() == st.fingerprint() and got.score == st.scores()[0]
