@@ -70,10 +70,11 @@ def shoot(browser: Any, url: str, size: tuple[int, int], path: Path) -> None:
         page.wait_for_timeout(800)
         page.screenshot(path=str(path))
         assert max(page.evaluate(JS_SIDEWAYS)) <= 0, f"the page scrolls sideways at {w}x{h}"
-        # the next action is on screen without scrolling; on a laptop the board and the registry too
+        # the next action is on screen without scrolling; on a projector or a laptop the board, your
+        # counters and the whole town (registry and stores) too
         need = [".sk-status", ".sk-act-harvest", ".sk-act-bid", ".sk-end-turn"]
         if w >= 1024:
-            need += [".sk-board", ".sk-screen"]
+            need += [".sk-board", ".sk-screen", ".sk-town"]
         boxes = page.evaluate(JS_BOXES, [*need, ".sk-board"])
         for sel in need:
             r = boxes[sel]

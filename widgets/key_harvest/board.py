@@ -140,8 +140,12 @@ class CountryBoard:
         for code, wid in workers.items():
             cx, cy = self.geo.centre(code)
             w = WORKERS[wid]
-            art.worker_tile(ctx, cx, cy + 4, s * 0.95, w.value, w.townsfolk)
-            art.code_label(ctx, cx, cy - s * 0.68, s * 0.8, code, theme.PRINT)
+            # the worker covers the printed crop, not the code: a clean space, its code where the board
+            # prints it (in ink), the worker tile below it
+            ctx.fill_style = theme.PAPER
+            ctx.fill_polygon(art.hex_points(cx, cy, s - 2.0))
+            art.code_label(ctx, cx, cy - s * 0.5, s, code, theme.INK)
+            art.worker_tile(ctx, cx, cy + s * 0.22, s * 0.82, w.value, w.townsfolk)
 
     def _draw_highlight(self, legal: Collection[str], group: Collection[str], note: str) -> None:
         layer = self.canvas["highlight"]

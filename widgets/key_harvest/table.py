@@ -71,9 +71,30 @@ KH_CSS = f"""
 .sk-kh .sk-handoff {{ background: #FFF6D8; border: 2px solid {theme.OKABE_ITO['orange']}; border-radius: 4px;
   padding: 6px 10px; gap: 6px; }}
 .sk-kh .sk-log {{ height: 160px; }}
-/* a phone: one column in the order of play — what to do, the buttons and your screen, your board,
-   the town, the others, the log (the two columns' boxes dissolve into the table's one column) */
-@container sktable (max-width: 560px) {{
+/* A projector (1024x768) or a laptop: a grid. Your board with the town under it (both 430 px wide),
+   the status, buttons and your screen beside them, the others and the log under those: the next
+   action — status, buttons, counters, registry and every store — is on the first screen. The
+   column boxes dissolve (display: contents) so the grid places each canvas itself. */
+@container sktable (min-width: 900px) {{
+  .sk-kh .sk-main {{ display: grid !important; column-gap: 14px; row-gap: 6px; align-items: start;
+    grid-template-columns: 430px minmax(0, 1fr); grid-template-rows: auto auto auto 1fr;
+    grid-template-areas: "board side" "town side" "town opp" "town log"; }}
+  .sk-kh .sk-kh-left {{ display: contents !important; }}
+  .sk-kh .sk-kh-side {{ grid-area: side; width: auto; }}
+  .sk-kh .sk-main .sk-board {{ grid-area: board; }} .sk-kh .sk-main .sk-town {{ grid-area: town; }}
+  .sk-kh .sk-main .sk-opponents {{ grid-area: opp; }} .sk-kh .sk-main .sk-log {{ grid-area: log; }}
+}}
+/* a wide screen (1280x800): the town takes a third column with the log under it, the others go under
+   the board */
+@container sktable (min-width: 1200px) {{
+  .sk-kh .sk-main {{ grid-template-columns: 430px minmax(0, 1fr) 400px; grid-template-rows: auto auto 1fr;
+    grid-template-areas: "board side town" "opp side log" ". side ."; }}
+}}
+/* ipywidgets gives HTML a widget row's line height (28 px): the screen's two lines and the reasons read as text */
+.sk-kh .sk-why .widget-html-content, .sk-kh .sk-screen-words .widget-html-content {{ line-height: 1.35; }}
+/* a phone or a tablet: one column in the order of play — what to do, the buttons and your screen,
+   your board, the town, the others, the log (the two columns' boxes dissolve into one column) */
+@container sktable (max-width: 899px) {{
   .sk-kh .sk-main {{ flex-flow: column nowrap !important; gap: 8px; }}
   .sk-kh .sk-kh-side, .sk-kh .sk-kh-left {{ display: contents !important; }}
   .sk-kh .sk-status {{ order: 1; }} .sk-kh .sk-info {{ order: 2; }} .sk-kh .sk-summary {{ order: 2; }}
@@ -279,16 +300,14 @@ class KeyHarvestTable(GameTable):
         self.controls = W.VBox([self.actions, self.why, self.worker_box, self.choice_box, self.handoff, self.screen,
                                 row(self.next_button, self.auto)])
         self.controls.add_class("sk-kh-controls")
-        self.side = W.VBox([self.status, self.info, self.summary, self.controls, self.end_box, self.town.widget,
-                            self.game_rows])
+        self.side = W.VBox([self.status, self.info, self.summary, self.controls, self.end_box, self.game_rows])
         self.side.add_class("sk-kh-side")
-        self.left = W.VBox([self.board.widget, self.opponents.widget, self.log])
+        # the board and the town in one column: KH_CSS's grid places them (board left, town under it or,
+        # on a wide screen, in a third column); on a narrow screen the panel (the next action) comes first
+        self.left = W.VBox([self.board.widget, self.town.widget, self.opponents.widget, self.log])
         self.left.add_class("sk-kh-left")
         self.main = W.HBox([self.side, self.left])
         self.main.add_class("sk-main")
-        # board left, the panel right; on a phone the panel (the next action) comes first
-        self.main.layout.flex_flow = "row-reverse wrap"
-        self.main.layout.justify_content = "flex-end"
         self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KH_CSS), self.main, self.hooks])
         self.widget.add_class("sk-table")
         self.widget.add_class("sk-kh")
@@ -312,8 +331,7 @@ class KeyHarvestTable(GameTable):
             gone_town, gone_opp = self.town, self.opponents
             self.town = self._make_town(state)
             self.opponents = self._make_opponents(state)
-            self.side.children = tuple(self.town.widget if w is gone_town.widget else w for w in self.side.children)
-            self.left.children = (self.board.widget, self.opponents.widget, self.log)
+            self.left.children = (self.board.widget, self.town.widget, self.opponents.widget, self.log)
             gone_town.canvas.close()
             gone_opp.canvas.close()
 

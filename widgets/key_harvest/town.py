@@ -21,15 +21,20 @@ from sheetkit.games.key_harvest.board import CROP_OF
 from sheetkit.games.key_harvest.events import EVENTS
 from sheetkit.games.key_harvest.workers import TOWNSFOLK, WORKERS
 
-WIDTH = 500.0
-REG_R = 23.0            # registry hex radius
-REG_Y = 60.0
-REG_X0, REG_DX = 30.0, 44.0
-TF_X0, TF_DX, TF_S = 302.0, 33.0, 28.0
-EV_Y, EV_H, EV_W, EV_DX = 108.0, 30.0, 47.0, 49.0
-STORE_Y, STORE_W, STORE_H, STORE_GAP = 160.0, 245.0, 78.0, 6.0
-SLOT_W = 120.0
-STORE_R = 19.0
+# A compact town (430 px: the width of your board, under which it sits on a 1024x768 projector):
+# the registry and the townsfolk (two rows of three) side by side, the events as a thin strip,
+# the stores two per row. Its height with four stores keeps board + town inside 768 px.
+WIDTH = 430.0
+REG_R = 22.0            # registry hex radius
+REG_Y = 48.0
+REG_X0, REG_DX = 26.0, 44.0
+TF_X0, TF_DX, TF_S = 298.0, 46.0, 24.0
+TF_Y0, TF_DY = 36.0, 40.0
+EV_Y, EV_H, EV_W, EV_DX = 114.0, 26.0, 41.0, 42.0
+STORE_Y, STORE_W, STORE_H, STORE_GAP = 160.0, 209.0, 74.0, 4.0
+SLOT_W = 102.0
+STORE_R = 17.0
+CHIP_H, CHIP_DX, CHIP_DY = 13.0, 31.0, 15.0
 Hit = tuple[str, ...]   # ("registry", code) | ("store", player, code) | ("townsfolk", id)
 
 
@@ -39,29 +44,29 @@ def registry_centre(k: int) -> tuple[float, float]:
 
 
 def townsfolk_centre(k: int) -> tuple[float, float]:
-    """Centre of townsfolk space ``k`` (0–5, in the order of ``TOWNSFOLK``)."""
-    return TF_X0 + k * TF_DX, REG_Y
+    """Centre of townsfolk space ``k`` (0–5, in the order of ``TOWNSFOLK``; two rows of three)."""
+    return TF_X0 + (k % 3) * TF_DX, TF_Y0 + (k // 3) * TF_DY
 
 
 def event_rect(k: int) -> Rect:
     """Event space ``k`` (0–9)."""
-    return 8 + k * EV_DX, EV_Y, EV_W, EV_H
+    return 5 + k * EV_DX, EV_Y, EV_W, EV_H
 
 
 def store_rect(k: int) -> Rect:
     """The store of the ``k``-th player (two per row)."""
-    return 4 + (k % 2) * (STORE_W + 2), STORE_Y + (k // 2) * (STORE_H + STORE_GAP), STORE_W, STORE_H
+    return 4 + (k % 2) * (STORE_W + 4), STORE_Y + (k // 2) * (STORE_H + STORE_GAP), STORE_W, STORE_H
 
 
 def store_slot_centre(k: int, slot: int) -> tuple[float, float]:
     """Centre of the tile in slot ``slot`` of store ``k``."""
     x, y, _, _ = store_rect(k)
-    return x + 8 + slot * SLOT_W + STORE_R, y + 48
+    return x + 6 + slot * SLOT_W + STORE_R, y + 42
 
 
 def town_height(players: int) -> float:
     """Canvas height for this many players' stores."""
-    return float(math.ceil(STORE_Y + ((players + 1) // 2) * (STORE_H + STORE_GAP) + 2))
+    return float(math.ceil(STORE_Y + ((players + 1) // 2) * (STORE_H + STORE_GAP)))
 
 
 def registry_codes(state: Any) -> list[str | None]:
@@ -93,14 +98,14 @@ class TownBoard:
         ctx.text_align = "left"
         ctx.text_baseline = "alphabetic"
         ctx.font = theme.font(11, theme.FONT_PRINT, "bold")
-        ctx.fill_text("LAND REGISTRY", 8, 24)
-        ctx.fill_text("TOWNSFOLK", TF_X0 - TF_S / 2, 24)
-        ctx.fill_text("EVENTS", 8, EV_Y - 6)
-        ctx.fill_text("STORES", 8, STORE_Y - 6)
+        ctx.fill_text("LAND REGISTRY", 6, 16)
+        ctx.fill_text("TOWNSFOLK", TF_X0 - TF_S / 2, 16)
+        ctx.fill_text("EVENTS", 6, EV_Y - 5)
+        ctx.fill_text("STORES", 6, STORE_Y - 5)
         ctx.font = theme.font(10, theme.FONT_PRINT, "italic")
-        ctx.fill_text("click a tile to bid for it", 118, 24)
-        ctx.fill_text("the game ends two turns each after the 10th", 66, EV_Y - 6)
-        ctx.fill_text("bids lie open · click a tile to take it", 68, STORE_Y - 6)
+        ctx.fill_text("click a tile to bid for it", 116, 16)
+        ctx.fill_text("the game ends two turns each after the 10th", 64, EV_Y - 5)
+        ctx.fill_text("bids lie open · click a tile to take it", 64, STORE_Y - 5)
         ctx.stroke_style = theme.GRID
         ctx.line_width = 1
         for k in range(6):
@@ -151,9 +156,10 @@ class TownBoard:
             w = WORKERS[wid]
             art.worker_tile(ctx, cx, cy, TF_S, w.value, True)
             ctx.fill_style = theme.PRINT
-            ctx.font = theme.font(8, theme.FONT_INK)
+            ctx.font = theme.font(9, theme.FONT_INK)
             ctx.text_align = "center"
-            ctx.fill_text(w.name, cx, cy + TF_S / 2 + 8, TF_DX - 1)
+            ctx.text_baseline = "alphabetic"
+            ctx.fill_text(w.name, cx, cy + TF_S / 2 + 10, TF_DX - 2)
         for k, eid in enumerate(list(state.events_placed)[:10]):
             x, y, w, h = event_rect(k)
             ctx.fill_style = "#FFF6D8"
@@ -164,8 +170,8 @@ class TownBoard:
             ctx.font = theme.font(9, theme.FONT_INK, "bold")
             name = EVENTS[eid].name if eid in EVENTS else str(eid)
             first, _, rest = name.partition(" ")
-            ctx.fill_text(first, x + w / 2, y + 9, w - 4)
-            ctx.fill_text(rest, x + w / 2, y + 21, w - 4)
+            ctx.fill_text(first, x + w / 2, y + 8, w - 3)
+            ctx.fill_text(rest, x + w / 2, y + 19, w - 3)
         for p in range(state.num_players):
             self._store(ctx, state, p, viewer, buyable, (names or state.players)[p])
 
@@ -183,18 +189,20 @@ class TownBoard:
             art.field_tile(ctx, cx, cy, STORE_R, code, CROP_OF[code], False)
             if code in buyable:
                 self._ring(ctx, cx, cy, STORE_R, False)
-            bx, by = cx + STORE_R + 5, cy - 26
+            # the bid's counters in two columns beside the tile (five crops: three rows), its sum under the tile
+            bx, by = cx + STORE_R + 4, cy - 22
             chips = [(c, n) for c, n in enumerate(bid) if n]
             for i, (c, n) in enumerate(chips):
-                art.counter_chip(ctx, bx + (i % 2) * 38, by + (i // 2) * 17, 14, c, n)
+                art.counter_chip(ctx, bx + (i % 2) * CHIP_DX, by + (i // 2) * CHIP_DY, CHIP_H, c, n)
             ctx.fill_style = theme.PRINT
             ctx.font = theme.font(10, theme.FONT_INK)
-            ctx.text_align = "left"
-            ctx.fill_text(f"bid {sum(bid)}", bx, cy + 28)
+            ctx.text_align = "center"
+            ctx.text_baseline = "alphabetic"
+            ctx.fill_text(f"bid {sum(bid)}", cx, cy + STORE_R + 12)
         if not state.stores[p]:
             ctx.fill_style = theme.FAINT
             ctx.font = theme.font(11, theme.FONT_INK, "italic")
-            ctx.fill_text("empty", x + 8, y + 46)
+            ctx.fill_text("empty", x + 8, y + 44)
 
     @staticmethod
     def _ring(ctx: Any, cx: float, cy: float, r: float, chosen: bool) -> None:

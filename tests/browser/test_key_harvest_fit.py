@@ -1,0 +1,89 @@
+"""Key Harvest fits the screens of issues #9 and #10 with the next action on the first screen.
+
+At 1024x768 (a projector) and 1280x800 (a laptop), at the start of your turn, without scrolling: the
+status line, the action buttons, the counters behind your screen, every registry tile and every
+store tile (with bids on them, a few turns into a seeded game). The town tiles are found where the
+table says they are (``.sk-kh-state``: canvas pixels) and mapped through the town canvas's shown size
+to page points, the way a click would. On a 390x844 phone the page never scrolls sideways.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+import pytest
+from key_harvest_driver import KeyHarvestDriver, page_state
+from sheetkit.widgets.key_harvest.town import REG_R, STORE_R
+from sheetkit.widgets.theme import SCALE
+from voila_harness import assert_no_traceback, close_page
+
+pytestmark = pytest.mark.browser
+
+CODE = "KH-0000-0007"
+CONTROLS = (".sk-status", ".sk-act-harvest", ".sk-act-worker", ".sk-act-buy", ".sk-act-bid", ".sk-end-turn",
+            ".sk-undo", ".sk-screen", ".sk-add-wine", ".sk-add-wheat")
+
+JS_BOXES = """(sels) => Object.fromEntries(sels.map((s) => { const e = document.querySelector(s);
+  if (!e) return [s, null]; const r = e.getBoundingClientRect();
+  return [s, {left: r.left, top: r.top, right: r.right, bottom: r.bottom}]; }))"""
+# Town tile centres (canvas px) → page points through the canvas's shown size; with the tile's radius
+# in page px so the whole tile, not only its centre, must be on screen.
+JS_TOWN = """([pts, radius]) => { const c = document.querySelector('.sk-town'), r = c.getBoundingClientRect();
+  const k = r.width / c.width;
+  return Object.fromEntries(Object.entries(pts).map(([key, [x, y]]) => [key,
+    {x: r.left + x * k, y: r.top + y * r.height / c.height, r: radius[key.split(':')[0]] * k}])); }"""
+JS_TOP = "() => { const c = document.querySelector('#rendered_cells'); if (c) c.scrollTop = 0; window.scrollTo(0, 0); }"
+JS_SIDEWAYS = """() => { const cells = document.querySelector('#rendered_cells') || document.scrollingElement;
+  return [document.scrollingElement.scrollWidth - innerWidth, cells.scrollWidth - cells.clientWidth]; }"""
+
+
+def start_of_a_turn_with_bids(page: Any, driver: KeyHarvestDriver, stores: int = 2) -> dict[str, Any]:
+    """Play (by clicks) until it is your turn, nothing done yet, and ``stores`` stores hold tiles."""
+    st = page_state(page)
+    for _ in range(300):
+        owners = {k.split(":")[1] for k in st["town"] if k.startswith("store:")}
+        if st["mine"] and not st["done"] and not st["pending"] and len(owners) >= stores:
+            return st
+        st = driver.step(page, st)
+    raise AssertionError(f"no turn start with {stores} stores holding tiles: {st}")
+
+
+def off_screen(page: Any, st: dict[str, Any], w: int, h: int) -> list[str]:
+    """What of the next action is not wholly inside the w x h screen."""
+    page.set_viewport_size({"width": w, "height": h})
+    page.wait_for_timeout(400)
+    page.evaluate(JS_TOP)
+    bad = []
+    for sel, r in page.evaluate(JS_BOXES, list(CONTROLS)).items():
+        if not r or r["left"] < 0 or r["top"] < 0 or r["right"] > w or r["bottom"] > h:
+            bad.append(f"{sel} at {r}")
+    radius = {"registry": REG_R * SCALE, "store": (STORE_R + 2) * SCALE}    # canvas px, with the ring
+    for key, p in page.evaluate(JS_TOWN, [st["town"], radius]).items():
+        if p["x"] - p["r"] < 0 or p["y"] - p["r"] < 0 or p["x"] + p["r"] > w or p["y"] + p["r"] > h:
+            bad.append(f"{key} at ({p['x']:.0f}, {p['y']:.0f})")
+    return bad
+
+
+def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls_sideways(repo_server, browser):
+    context = browser.new_context(viewport={"width": 1024, "height": 768})
+    page = context.new_page()
+    page.set_default_timeout(30_000)
+    try:
+        driver = KeyHarvestDriver(code=CODE, bots="greedy,greedy")
+        page.goto(repo_server.url(driver.notebook, driver.query))
+        driver.wait_ready(page)
+        st = start_of_a_turn_with_bids(page, driver, stores=3)
+        stores = [k for k in st["town"] if k.startswith("store:")]
+        registry = [k for k in st["town"] if k.startswith("registry:")]
+        assert len(registry) == 6 and len(stores) >= 2, st["town"]
+        for w, h in ((1024, 768), (1280, 800)):
+            assert off_screen(page, st, w, h) == [], f"at {w}x{h} the next action needs scrolling"
+        page.set_viewport_size({"width": 390, "height": 844})
+        page.wait_for_timeout(400)
+        assert max(page.evaluate(JS_SIDEWAYS)) <= 0, "the phone page scrolls sideways"
+        board = page.evaluate(JS_BOXES, [".sk-board", ".sk-town"])
+        assert all(b["right"] <= 390 for b in board.values()), board
+        assert_no_traceback(page)
+    finally:
+        close_page(page)
+        context.close()
