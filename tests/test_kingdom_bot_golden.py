@@ -23,7 +23,7 @@ import pytest
 from sheetkit.games.kingdom_maps import CRITERIA, PRESETS, KingdomState, RandomBot
 from sheetkit.games.kingdom_maps.board import load_map
 from sheetkit.games.kingdom_maps.bots import GreedyBot
-from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, MapScorer
+from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, SLOTS, MapScorer
 
 ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "tests" / "data" / "kingdom_greedy_golden.json").read_text("utf-8"))["games"]
@@ -90,6 +90,8 @@ def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
                 assert d == round(10 * (CRITERIA[c].guide(board, after) - before)), (c, h, t)
                 if c in FRACTIONAL:
                     assert sc.fractional_guide(c, h, t, sc.term_hexes(c, h)) == CRITERIA[c].guide(board, after)
+                if c == "A3":  # the tie-break's shortcut: the float sum restarted at the first term h changes
+                    assert sc.a3_guide(h, t, sc.a3_terms()) == CRITERIA[c].guide(board, after)
         h = rng.choice(empties)
         cells[h] = t
         for c, sc in scorers.items():
@@ -100,6 +102,35 @@ def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
                 assert sc.whole_guides() == {c: round(10 * CRITERIA[c].guide(board, cells))}
             else:
                 assert sc.fractional_guide(c, -1, 0) == CRITERIA[c].guide(board, cells)  # to the last bit
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_compiled_gains_equal_the_reference_deltas(seed: int) -> None:
+    """The loop the bot runs (``MapScorer.gains_function``, generated per set of criteria) gives exactly ``deltas``'
+    gains, and per criterion exactly its ``split``, for random criteria, maps, terrains and bonuses (one of them
+    fractional, where the order of the additions shows in the last bit)."""
+    board = load_map("default")
+    rng = random.Random(100 + seed)
+    checked = 0
+    for _ in range(25):
+        codes = tuple(sorted(rng.sample(sorted(CRITERIA), rng.randint(1, 12))))
+        fill = rng.random()
+        cells = [rng.randint(1, 6) if rng.random() < fill else 0 for _ in range(board.size)]
+        sc = MapScorer(board, cells, codes)
+        bonus = [rng.choice([0.0, 10.0, 30.0, 3.0000000000000004]) for _ in range(board.size)]
+        for _ in range(3):
+            empties = [i for i in range(board.size) if not sc.cells[i]]
+            if not empties:
+                break
+            for t in range(1, 7):
+                split: list[list[int]] = []
+                sc.deltas(empties, t, split)
+                gains, parts = sc.gains_function(True)(sc, empties, t, bonus)
+                assert gains == sc.gains_function()(sc, empties, t, bonus) == sc.deltas(empties, t, None, bonus)
+                assert parts == [tuple(p[SLOTS[c]] for c in codes) for p in split], (codes, t)
+                checked += len(empties)
+            sc.place(rng.choice(empties), rng.randint(1, 6))
+    assert checked > 1000
 
 
 def test_fresh_bots_agree_on_states_no_greedy_bot_would_reach() -> None:

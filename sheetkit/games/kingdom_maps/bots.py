@@ -9,8 +9,10 @@ Bots read only what their player could see: the sheets, the dice on the table, t
 Speed (issue #8): the greedy bot no longer rescores the whole map for every candidate hex. ``Planner``
 asks ``fastscore.MapScorer`` what each candidate adds (only the criteria and hexes it touches), keeps
 one planner per map (announce, pick and drawing share it; a later map updates the last one hex by
-hex) and one plan per terrain and set of starting hexes. Its moves are exactly the old ones
-(``tests/test_kingdom_bot_golden.py``; the old bot is kept as ``benchmarks/_old_kingdom_greedy.py``).
+hex; every seat's blank map with the same criteria shares one) and one plan per terrain and set of
+starting hexes; the gains come from ``MapScorer.deltas`` compiled for the criteria in play. Its moves
+are exactly the old ones (``tests/test_kingdom_bot_golden.py``; the old bot is kept as
+``benchmarks/_old_kingdom_greedy.py``).
 """
 
 from __future__ import annotations
@@ -20,9 +22,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from sheetkit.core.chance import make_rng
+from sheetkit.core.errors import IllegalAction
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import BUSY_POINTS, CRITERIA
-from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, SLOTS, MapScorer, T
+from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, MapScorer, T
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Place, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.placement import empty_patches, next_hexes
@@ -31,6 +34,7 @@ from sheetkit.games.kingdom_maps.terrains import FIELD, LAKE, VILLAGE
 
 Value = Callable[[Sequence[int]], float]
 NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the greedy bot
+_BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
 
 
 class RandomBot:
@@ -65,10 +69,10 @@ class Planner:
 
     A group grows one hex at a time, always taking the hex that raises the criteria's guides plus the
     bonus the most; ties go to the hex touching the most drawn hexes, then to the lowest hex number.
-    Gains come from ``MapScorer.deltas`` in exact tenths. When hexes tie exactly and a criterion with a
-    fractional hint is in play (A3, A6, B3), the tie is settled on the whole-map float sums the bot
-    has always compared (their last bit depends on the order of the terms), so the moves stay exactly
-    those of the full-rescoring bot (``tests/test_kingdom_bot_golden.py``).
+    Gains come from ``MapScorer.deltas`` (compiled: ``gains_function``) in exact tenths. When hexes tie
+    exactly and a criterion with a fractional hint is in play (A3, A6, B3), the tie is settled on the
+    whole-map float sums the bot has always compared (their last bit depends on the order of the terms),
+    so the moves stay exactly those of the full-rescoring bot (``tests/test_kingdom_bot_golden.py``).
     """
 
     def __init__(self, board: Board, cells: Sequence[int], criteria: Sequence[str], bonus: Sequence[float],
@@ -80,6 +84,7 @@ class Planner:
         self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
         self.criteria = tuple(criteria)
         self.exact = bool(FRACTIONAL & set(criteria))
+        self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
         self.patches = empty_patches(board, cells)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
@@ -87,18 +92,25 @@ class Planner:
         self.blank_map = not any(cells)
         self.open = [i for i in range(board.size) if patches[i] and (self.blank_map or len(nbrs[i]) > nc[i * T])]
         self._groups: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[float], bool]] = {}
+        self._room: int | None = None
+        self._starts: dict[int, list[int]] = {}  # per amount (the map does not change under a planner)
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
         if self.blank_map:
             return self.board.size
-        patches = self.patches
-        return max((patches[i] for i in self.open), default=0)
+        if self._room is None:
+            patches = self.patches
+            self._room = max((patches[i] for i in self.open), default=0)
+        return self._room
 
     def starts(self, amount: int) -> list[int]:
         """Where a group of ``amount`` may begin (``placement.start_hexes``)."""
         need, patches = max(amount, 1), self.patches
-        return [i for i in self.open if patches[i] >= need]
+        got = self._starts.get(need)
+        if got is None:
+            got = self._starts[need] = [i for i in self.open if patches[i] >= need]
+        return list(got)
 
     def group(self, terrain: int, amount: int) -> tuple[list[int], list[float]]:
         """A new group of ``terrain`` up to ``amount`` hexes: (hexes, gain after each hex, bonuses included).
@@ -120,35 +132,42 @@ class Planner:
 
     def _grow(self, terrain: int, amount: int, cand: list[int],
               group: Sequence[int]) -> tuple[list[int], list[float], bool]:
+        """Grow ``group`` hex by hex up to ``amount`` from ``cand``: (hexes, total gain after each, ran out)."""
         sc = self.scorer.copy()
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
         bonus10 = self.bonus10
-        grp = list(group)
-        near = set(cand) if grp else None  # the empty hexes touching the group (``next_hexes``)
+        exact = self.exact
+        # ``MapScorer.deltas`` compiled for these criteria; with a fractional hint in play it also gives each
+        # criterion's own gain (the tie-break needs them).
+        gain = sc.gains_function(exact)
+        size = len(group)
+        near = set(cand) if size else None  # the empty hexes touching the group (``next_hexes``)
         hexes: list[int] = []
         gains: list[float] = []
         total = 0.0
-        while len(grp) < amount and cand:
-            ds = sc.deltas(cand, terrain, None, bonus10)
+        while size < amount and cand:
+            if exact:
+                ds, parts = gain(sc, cand, terrain, bonus10)
+            else:
+                ds = gain(sc, cand, terrain, bonus10)
             best_e = max(ds)
-            ties = [cand[k] for k, e in enumerate(ds) if e == best_e]
-            best = ties[0]
-            if len(ties) > 1:
-                values = None
-                if self.exact:  # each criterion's own gain for the tied hexes: their floats may differ
-                    split: list[list[int]] = []
-                    sc.deltas(ties, terrain, split)
-                    values = self._tie_floats(sc, split, ties, terrain)
+            best = cand[ds.index(best_e)]
+            if ds.count(best_e) > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
+                tied = [k for k, e in enumerate(ds) if e == best_e]
+                ties = [cand[k] for k in tied]
+                values = self._tie_floats(sc, [parts[k] for k in tied], ties, terrain) if exact else None
                 best_key: tuple[float, int] | None = None
                 for j, h in enumerate(ties):
                     key = (values[j] if values is not None else 0.0, len(nbrs[h]) - nc[h * T])
                     if best_key is None or key > best_key:
                         best, best_key = h, key
-            sc.place(best, terrain)
-            grp.append(best)
+            size += 1
             hexes.append(best)
             total += best_e
             gains.append(total / 10)
+            if size >= amount:
+                break  # the map after the last hex is never looked at
+            sc.place(best, terrain)
             if near is None:
                 near = set()
             near.discard(best)
@@ -156,54 +175,65 @@ class Planner:
                 if not work[b]:
                     near.add(b)
             cand = sorted(near)
-        return hexes, gains, len(grp) < amount
+        return hexes, gains, size < amount
 
-    def _tie_floats(self, sc: MapScorer, split: list[list[int]], ties: list[int], terrain: int) -> list[float] | None:
+    def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int],
+                    terrain: int) -> list[float] | None:
         """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
 
         Hexes with the same signature (bonus, whole-number gains per criterion, and for each fractional
-        hint what decides its float) have the same float; only distinct signatures are computed.
+        hint what decides its float — A3's float itself when h moves its terms) have the same float; only
+        distinct signatures are computed.
         """
-        first, b0 = split[0], self.bonus[ties[0]]
-        if all(part == first and self.bonus[h] == b0 for h, part in zip(ties, split, strict=True)):
+        first, bonus, slot = split[0], self.bonus, self.slot
+        b0 = bonus[ties[0]]
+        if split.count(first) == len(split) and all(bonus[h] == b0 for h in ties):
             # Same gains everywhere: the floats can only differ through where a fractional hint's terms
             # change — not at all when none of them moves.
-            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[SLOTS["A3"]]))
-                    and (not self.b3 or not first[SLOTS["B3"]])
-                    and (not self.a6 or (terrain != VILLAGE and not first[SLOTS["A6"]]
+            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[slot["A3"]]))
+                    and (not self.b3 or not first[slot["B3"]])
+                    and (not self.a6 or (terrain != VILLAGE and not first[slot["A6"]]
                                          and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
                 return None
+        memo: dict[Any, Any] = {}
         sigs: list[tuple[Any, ...] | None] = []
         for h, part in zip(ties, split, strict=True):
             sig: list[Any] = [self.bonus[h]]
             for c in self.criteria:
-                x = part[SLOTS[c]]
+                x = part[slot[c]]
                 if c == "A6":
                     sig.append((0, 0) if terrain != VILLAGE and not sc.nc[h * T + VILLAGE]
                                else sc.village_counts_delta(h, terrain))
                 elif c == "B3":
                     sig.append((self.scorer.row_of[h], x) if x else 0)
                 elif c == "A3" and (x or terrain in (LAKE, FIELD)):
-                    sig = None  # type: ignore[assignment]
-                    break
+                    sig.append(self._a3_float(sc, h, terrain, memo))  # h moves A3's terms: its float itself
                 else:
                     sig.append(x)
-            sigs.append(None if sig is None else tuple(sig))
-        if sigs[0] is not None and all(s == sigs[0] for s in sigs):
+            sigs.append(tuple(sig))
+        if sigs.count(sigs[0]) == len(sigs):
             return None
-        memo: dict[Any, Any] = {}
         out = []
         for h, part, sig in zip(ties, split, sigs, strict=True):
-            if sig is not None and sig in memo:
+            if sig in memo:
                 out.append(memo[sig])
                 continue
-            v = self._float_value(sc, part, h, terrain, memo) + self.bonus[h]
-            if sig is not None:
-                memo[sig] = v
+            v = memo[sig] = self._float_value(sc, part, h, terrain, memo) + self.bonus[h]
             out.append(v)
         return out
 
-    def _float_value(self, sc: MapScorer, part: list[int], h: int, terrain: int, memo: dict[Any, Any]) -> float:
+    @staticmethod
+    def _a3_float(sc: MapScorer, h: int, terrain: int, memo: dict[Any, Any]) -> float:
+        """A3's guide (the float, to the last bit) once ``h`` is drawn as ``terrain``; kept in ``memo``."""
+        got = memo.get(("A3", h))
+        if got is None:
+            terms = memo.get("A3terms")
+            if terms is None:
+                terms = memo["A3terms"] = sc.a3_terms()
+            got = memo[("A3", h)] = sc.a3_guide(h, terrain, terms)  # = sc.fractional_guide("A3", h, terrain)
+        return got  # type: ignore[no-any-return]
+
+    def _float_value(self, sc: MapScorer, part: tuple[int, ...], h: int, terrain: int, memo: dict[Any, Any]) -> float:
         """The whole-map float the full-rescoring bot compared: each criterion's guide, summed in order.
 
         Whole-number guides are exact; a fractional hint (A3, A6, B3) is rebuilt term by term in its own
@@ -212,22 +242,24 @@ class Planner:
         """
         if "base" not in memo:
             memo["base"] = sc.whole_guides()
-        base = memo["base"]
+        base, slot = memo["base"], self.slot
         parts = []
         for c in self.criteria:
             if c not in FRACTIONAL:
-                parts.append(float((base[c] + part[SLOTS[c]]) // 10))
+                parts.append(float((base[c] + part[slot[c]]) // 10))
             elif c == "A6":
                 if "A6" not in memo:
                     memo["A6"] = sc.village_counts()
                 count, hinted = memo["A6"]
                 dc, dk = sc.village_counts_delta(h, terrain)
                 parts.append(BUSY_POINTS * (count + dc) + POINT_EIGHTS[hinted + dk])
-            elif part[SLOTS[c]] == 0 and (c == "B3" or terrain not in (LAKE, FIELD)):
+            elif part[slot[c]] == 0 and (c == "B3" or terrain not in (LAKE, FIELD)):
                 # The terms are those of the map before h (a lake or field drawn would add one).
                 if c not in memo:
                     memo[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
                 parts.append(memo[c])
+            elif c == "A3":
+                parts.append(self._a3_float(sc, h, terrain, memo))
             else:
                 scan = memo.get(c + "scan")
                 if scan is None:
@@ -275,11 +307,11 @@ class GreedyBot:
     def _planner(self, state: KingdomState, player: int) -> Planner:
         """The planner for ``player``'s map as it is now (kept while the map and the bonus stay the same)."""
         cells = state.sheets[player].cells
-        # The bonus is a function of these (and of the bot's own weights).
-        key = (state.board, state.criteria, state.params.powers, state.params.questions, tuple(cells))
-        if self._planned is None or self._planned[0] != key:
+        # The bonus is a function of these (and of the bot's own weights); the planner keeps its own copy of the map.
+        key = (state.board, state.criteria, state.params.powers, state.params.questions)
+        if self._planned is None or self._planned[0] != key or self._planned[1].cells != cells:
             scorer = None
-            if self._planned is not None and self._planned[0][:4] == key[:4]:
+            if self._planned is not None and self._planned[0] == key:
                 # The same map a few hexes later: bring the last planner's tables up to date.
                 old = self._planned[1].cells
                 drawn = [h for h in range(len(cells)) if old[h] != cells[h]]
@@ -290,7 +322,18 @@ class GreedyBot:
             if scorer is None:
                 scorer = MapScorer(state.board, cells, state.criteria)
             bonus = self._bonus(state, scorer.scores())  # = state.criterion_scores(player)
-            self._planned = (key, Planner(state.board, cells, state.criteria, bonus, scorer))
+            if any(cells):
+                planner = Planner(state.board, cells, state.criteria, bonus, scorer)
+            else:
+                # Every blank map with these criteria and bonuses is planned alike (the other seats' first
+                # turn, later games with the same criteria): one shared planner, its plans made once.
+                blank_key = (state.board, state.criteria, tuple(bonus))
+                planner = _BLANK_PLANNERS.get(blank_key)  # type: ignore[assignment]
+                if planner is None:
+                    planner = _BLANK_PLANNERS[blank_key] = Planner(state.board, cells, state.criteria, bonus, scorer)
+                    if len(_BLANK_PLANNERS) > 256:
+                        del _BLANK_PLANNERS[next(iter(_BLANK_PLANNERS))]
+            self._planned = (key, planner)
         return self._planned[1]
 
     def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
@@ -347,15 +390,19 @@ class GreedyBot:
             self._want = (key, sh)
             return Pick(v)
         if s.placed_all():
-            scores = state.criterion_scores(player)
+            # = state.criterion_scores(player); the planner is the one the next turn starts from
+            scores = self._planner(state, player).scorer.scores()
             return Bank(max(state.criteria, key=lambda c: (scores[c], -state.criteria.index(c))))
         if not s.placed:
             want = self._want[1] if self._want is not None and self._want[0] == key else 0
             if state.params.powers and s.available > 0 and s.shift != want:
                 step = 1 if want > s.shift else -1
                 act = Power(step)
-                if act in state.legal_actions(player):
+                try:
+                    state.check(player, act)  # = act in state.legal_actions(player), without listing the hexes
                     return act
+                except IllegalAction:
+                    pass
             if not self._planner(state, player).starts(s.amount or 0):  # = state.legal_hex_numbers(player)
                 return Pass()
         plan = self._plan[1] if self._plan is not None and self._plan[0] == key else None

@@ -15,8 +15,9 @@ terrain. ``tests/test_kingdom_bot_golden.py`` checks ``deltas`` against full res
 
 from __future__ import annotations
 
-from bisect import insort
-from collections.abc import Sequence
+import re
+from bisect import bisect_left, insort
+from collections.abc import Callable, Sequence
 from functools import lru_cache
 from typing import Any
 
@@ -123,6 +124,15 @@ def _flags(use: frozenset[str], t: int) -> tuple[Any, ...]:
             b5, b6, a1 or a2 or b5 or b6, sum(alone_parts), alone_parts)
 
 
+def _a3_term(c: int, empty: int, lakes: int) -> int:
+    """A3's hint term of a lake or field in tenths (8, 4, or 0 for none), or -1 for a watered field (it scores 2)."""
+    if c == LAKE:
+        return 8 if empty else 0
+    if lakes:
+        return -1
+    return 4 if empty else 0
+
+
 def _village_state(kinds: int, blank: bool) -> int:
     """A6 for one village: 2 scores, 1 earns the hint, 0 neither."""
     return 2 if kinds >= BUSY_KINDS else 1 if blank and kinds == BUSY_KINDS - 1 else 0
@@ -202,8 +212,9 @@ class MapScorer:
     def copy(self) -> MapScorer:
         """An independent copy (cheap: flat lists)."""
         new = MapScorer.__new__(MapScorer)
-        for name in ("board", "codes", "use", "b2", "grouped", "nbrs", "rows", "row_of", "pos_of", "partners"):
-            setattr(new, name, getattr(self, name))
+        new.board, new.codes, new.use, new.b2, new.grouped = self.board, self.codes, self.use, self.b2, self.grouped
+        new.nbrs, new.rows, new.row_of, new.pos_of, new.partners = (self.nbrs, self.rows, self.row_of, self.pos_of,
+                                                                    self.partners)
         new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
         new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
         new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
@@ -388,6 +399,13 @@ class MapScorer:
                 split.append(part)  # type: ignore[union-attr]
         return out
 
+    def gains_function(self, parts: bool = False) -> Callable[..., Any]:
+        """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, compiled for these criteria.
+
+        With ``parts``, f returns (gains, parts): each hex's gain per criterion, as a tuple in ``codes`` order.
+        """
+        return _compiled_gains(self.codes, parts)
+
     # ----- drawing a hex -----------------------------------------------------------------
     def place(self, h: int, t: int) -> None:
         """Draw terrain ``t`` on empty hex ``h`` and bring every table up to date."""
@@ -396,16 +414,18 @@ class MapScorer:
         labs: list[int] = []
         lakes: list[int] = []
         grouped = self.grouped
+        shores = grouped and t != LAKE and "A4" in self.use  # only A4 reads the lakes' shores
         for b in self.nbrs[h]:
-            nc[b * T] -= 1
-            nc[b * T + t] += 1
+            i = b * T
+            nc[i] -= 1
+            nc[i + t] += 1
             nm[b] |= bit
             if grouped:
                 c = cells[b]
                 if c == t:
                     if gid[b] not in labs:
                         labs.append(gid[b])
-                elif c == LAKE and gid[b] not in lakes:
+                elif shores and c == LAKE and gid[b] not in lakes:
                     lakes.append(gid[b])
         cells[h] = t
         self.counts[0] -= 1
@@ -425,20 +445,29 @@ class MapScorer:
             self.rok[r] = run >= RUN_MIN
         if not self.grouped:  # no criterion in play looks at groups
             return
-        members = [h]
+        gmembers, gsize, lmask = self.gmembers, self.gsize, self.lmask
         mask = nm[h] & ~(1 << LAKE)
+        # h joins the biggest group it touches, under that group's label: only the others are relabelled.
+        label = h
         for g in labs:
-            grp = self.gmembers.pop(g)
-            members += grp
-            mask |= self.lmask[g]
-            self.lmask[g] = 0
-            self.gsize[g] = 0
-        for i in members:
-            gid[i] = h
-        self.gmembers[h] = members
-        self.gsize[h] = len(members)
+            if label == h or gsize[g] > gsize[label]:
+                label = g
+        members = [*gmembers[label], h] if label != h else [h]  # a new list: copies share the old one
+        gid[h] = label
+        mask |= lmask[label]
+        for g in labs:
+            if g != label:
+                grp = gmembers.pop(g)
+                members += grp
+                for i in grp:
+                    gid[i] = label
+                mask |= lmask[g]
+                lmask[g] = 0
+                gsize[g] = 0
+        gmembers[label] = members
+        gsize[label] = len(members)
         if t == LAKE:
-            self.lmask[h] = mask
+            lmask[label] = mask
         else:
             for g in lakes:
                 self.lmask[g] |= bit
@@ -508,6 +537,57 @@ class MapScorer:
                 nc[b * T + t] -= 1
                 nm[b] = m
 
+    def a3_terms(self) -> tuple[list[int], list[int], list[float], dict[int, int], int]:
+        """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
+        order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
+        after the last), each hex's place in the order, and the watered fields."""
+        cells, nc = self.cells, self.nc
+        hexes = [i for i in range(len(cells)) if cells[i] == LAKE or cells[i] == FIELD]
+        terms, before = [], []
+        count, bonus = 0, 0.0
+        for i in hexes:
+            before.append(bonus)
+            x = _a3_term(cells[i], nc[i * T], nc[i * T + LAKE])
+            if x == 8:
+                bonus += 0.8
+            elif x == 4:
+                bonus += 0.4
+            elif x < 0:
+                count += 1
+            terms.append(x)
+        before.append(bonus)
+        return hexes, terms, before, {i: k for k, i in enumerate(hexes)}, count
+
+    def a3_guide(self, h: int, t: int, base: tuple[list[int], list[int], list[float], dict[int, int], int]) -> float:
+        """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
+        ``h`` and of its neighbours change, so the float sum restarts at the first of them."""
+        hexes, terms, before, where, count = base
+        cells, nc = self.cells, self.nc
+        changed: dict[int, int] = {}
+        for b in self.nbrs[h]:
+            c = cells[b]
+            if c == LAKE or c == FIELD:
+                k = where[b]
+                new = _a3_term(c, nc[b * T] - 1, nc[b * T + LAKE] + (t == LAKE))
+                if new != terms[k]:
+                    changed[k] = new
+                    count += (new < 0) - (terms[k] < 0)
+        mine = _a3_term(t, nc[h * T], nc[h * T + LAKE]) if t == LAKE or t == FIELD else 0
+        count += mine < 0
+        at = bisect_left(hexes, h) if mine > 0 else len(hexes) + 1  # where h's own term falls in the order
+        start = min(min(changed, default=len(hexes)), at)
+        bonus = before[min(start, len(hexes))]
+        for k in range(start, len(hexes) + 1):
+            if k == at:
+                bonus += 0.8 if mine == 8 else 0.4
+            if k < len(hexes):
+                x = changed.get(k, terms[k])
+                if x == 8:
+                    bonus += 0.8
+                elif x == 4:
+                    bonus += 0.4
+        return 2 * count + bonus
+
     def term_hexes(self, code: str, h: int) -> list[int]:
         """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
         cells = self.cells
@@ -553,18 +633,18 @@ class MapScorer:
 
     def whole_guides(self) -> dict[str, int]:
         """The guide (tenths) of each criterion in play whose guide is a whole number: all but A3, A6, B3."""
-        scores = self.scores()
+        scores = self.scores([c for c in self.codes if c not in FRACTIONAL])
         return {c: _scarce_tenths(self.counts) if c == "B4" else 10 * v for c, v in scores.items()
                 if c not in FRACTIONAL}
 
     # ----- whole scores from the tables ----------------------------------------------------
-    def scores(self) -> dict[str, int]:
-        """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables."""
+    def scores(self, codes: Sequence[str] | None = None) -> dict[str, int]:
+        """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables (``codes``: only these)."""
         cells, nc = self.cells, self.nc
         n = len(cells)
         sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()]
         out: dict[str, int] = {}
-        for code in self.codes:
+        for code in self.codes if codes is None else codes:
             if code == "A1":
                 v = RANGE_POINTS * sum(1 for t, s in sizes if t == MOUNTAIN and s >= RANGE_MIN)
             elif code == "A2":
@@ -592,3 +672,203 @@ class MapScorer:
                 v = REGION_POINTS * sum(1 for _, s in sizes if s >= REGION_MIN)
             out[code] = v
         return out
+
+
+# ----- the same gains, specialised: one compiled loop per set of criteria ---------------------------------
+# ``deltas`` above checks a dozen flags for every hex and writes every criterion's part; the bot calls it
+# ~60,000 times a second on a few hexes each. ``gains_function`` runs instead a loop generated for the
+# criteria in play, with only their blocks — ``deltas``' own code, line for line, the terrain ``t`` still an
+# argument (one compile, ~0.3 ms, per set of criteria). ``tests/test_kingdom_bot_golden.py`` checks the
+# result against ``deltas`` and its ``split`` on random maps.
+_GROUP = """\
+same = nc[base + t]
+if same:
+    new = 1
+{zero}
+    if same == 1:
+        for b in nb:
+            if cells[b] == t:
+                break
+        s = gsize[gid[b]]
+        new += s
+{one}
+    else:
+        labs = []
+        for b in nb:
+            if cells[b] == t:
+                g = gid[b]
+                if g not in labs:
+                    labs.append(g)
+                    s = gsize[g]
+                    new += s
+{many}
+{joined}
+else:
+{alone}
+"""
+
+_BLOCKS = {
+    "A3": f"""\
+x = 0
+if t == {FIELD}:
+    x = 20 if nc[base + {LAKE}] else 4 if nc[base] else 0
+elif t == {LAKE} and nc[base]:
+    x = 8
+if nc[base + {LAKE}] or nc[base + {FIELD}]:
+    for b in nb:
+        c = cells[b]
+        if c == {LAKE}:
+            if nc[b * {T}] == 1:
+                x -= 8
+        elif c == {FIELD} and not nc[b * {T} + {LAKE}]:
+            if t == {LAKE}:
+                x += 16
+            elif nc[b * {T}] == 1:
+                x -= 4
+xA3 = x
+""",
+    "A4": f"""\
+if t == {LAKE}:
+    m = nm[h] & {ALL_TERRAINS & ~(1 << LAKE)}
+    old = 0
+    seen = []
+    for b in nb:
+        if cells[b] == {LAKE} and gid[b] not in seen:
+            g = gid[b]
+            seen.append(g)
+            m |= lmask[g]
+            old += lmask[g].bit_count()
+    xA4 = 20 * (m.bit_count() - old)
+else:
+    xA4 = 0
+    if nc[base + {LAKE}]:
+        seen = []
+        for b in nb:
+            if cells[b] == {LAKE} and gid[b] not in seen:
+                seen.append(gid[b])
+                if not lmask[gid[b]] & bit:
+                    xA4 += 20
+""",
+    "A5": f"""\
+xA5 = 0
+if t == {MEADOW}:
+    xA5 = 20 if nc[base + {MEADOW}] == 2 else 0
+    for b in nb:
+        if cells[b] == {MEADOW}:
+            k = nc[b * {T} + {MEADOW}]
+            xA5 += -20 if k == 2 else 20 if k == 1 else 0
+""",
+    "A6": f"""\
+x = _village_tenths((nm[h] & {NOT_VILLAGE}).bit_count(), nc[base] > 0) if t == {VILLAGE} else 0
+if nc[base + {VILLAGE}]:
+    for b in nb:
+        if cells[b] == {VILLAGE}:
+            m = nm[b] & {NOT_VILLAGE}
+            new_m = m if t == {VILLAGE} else m | bit
+            if new_m != m or nc[b * {T}] == 1:
+                x += _village_tenths(new_m.bit_count(), nc[b * {T}] > 1) - _village_tenths(m.bit_count(), True)
+xA6 = x
+""",
+    "B1": f"""\
+xB1 = 0
+for b in partners[h]:
+    c = cells[b]
+    if c and c != t:
+        xB1 += {10 * BORDER_POINTS}
+""",
+    "B2": f"""\
+xB2 = 0
+r = row_of[h]
+if not rok[r]:
+    row, k = rows[r], pos_of[h]
+    run = 1
+    j = k - 1
+    while j >= 0 and cells[row[j]] == t:
+        run, j = run + 1, j - 1
+    j = k + 1
+    while j < len(row) and cells[row[j]] == t:
+        run, j = run + 1, j + 1
+    if run >= {RUN_MIN}:
+        xB2 = {10 * RUN_POINTS}
+""",
+    "B3": """\
+r = row_of[h]
+xB3 = row_gain.get(r)
+if xB3 is None:
+    m, blanks = rmask[r], rblank[r]
+    xB3 = row_gain[r] = _mixed_tenths((m | bit).bit_count(), blanks > 1) - _mixed_tenths(m.bit_count(), blanks > 0)
+""",
+}
+
+
+def _group_block(use: set[str]) -> str:
+    """A1, A2, B5, B6: what joining the neighbouring groups of ``t`` does (``deltas``' grouped branch)."""
+    zero, one, many, joined, alone = [], [], [], [], []
+    for code, n, least, points in (("A1", "n_range", RANGE_MIN, RANGE_POINTS),
+                                   ("B5", "n_patch", PATCH_MIN, PATCH_POINTS),
+                                   ("B6", "n_region", REGION_MIN, REGION_POINTS)):
+        if code in use:
+            live = "a1 and " if code == "A1" else ""  # A1 counts mountains only
+            zero.append(f"    {n} = 0")
+            one.append(f"        {n} = s >= {least}")
+            many.append(f"                    if s >= {least}:\n                        {n} += 1")
+            joined.append(f"    x{code} = {10 * points} * ((new >= {least}) - {n}) if {live}True else 0")
+            alone.append(f"    x{code} = {10 * points * (least <= 1)} if {live}True else 0")
+    if "A2" in use:  # forests only
+        zero.append("    forest = 0")
+        one.append(f"        forest = s if s >= {FOREST_MIN} else 0")
+        many.append(f"                    if s >= {FOREST_MIN}:\n                        forest += s")
+        joined.append(f"    xA2 = 10 * ((new if new >= {FOREST_MIN} else 0) - forest) if a2 else 0")
+        alone.append(f"    xA2 = {10 * (FOREST_MIN <= 1)} if a2 else 0")
+    return _GROUP.format(zero="\n".join(zero), one="\n".join(one), many="\n".join(many), joined="\n".join(joined),
+                         alone="\n".join(alone))
+
+
+@lru_cache(maxsize=1024)
+def _compiled_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., Any]:
+    """``gains(scorer, hexes, t, bonus)`` for these criteria (in this order): ``deltas``' loop, only its live blocks."""
+    use = set(codes)
+    grouped = [c for c in ("A1", "A2", "B5", "B6") if c in use]
+    # A1, A2 and B5, B6 only when ``deltas`` would look at groups for t: A1 mountains, A2 forests.
+    group_test = " or ".join(["a1"] * ("A1" in use) + ["a2"] * ("A2" in use) + ["True"] * bool({"B5", "B6"} & use))
+    body = []
+    if grouped:
+        body.append(f"if {group_test}:\n" + "\n".join("    " + ln for ln in _group_block(use).splitlines()))
+        body.append("else:\n" + "\n".join(f"    x{c} = 0" for c in grouped))
+    body += [_BLOCKS[c] for c in ("A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
+    # Each criterion's gain in tenths; 'const' for B4 (the same for every hex).
+    terms = ["const" if c == "B4" else f"x{c}" for c in codes]
+    # Summed in deltas' order (const + bonus first), so that even a fractional bonus gives the same float.
+    order = [f"x{c}" for c in ("A1", "A2", "B5", "B6", "A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
+    code = ["        " + ln for block in body for ln in block.splitlines() if ln.strip()]
+    # Only the tables these blocks read are fetched (the loop is short: the fetching is a good part of a call).
+    tables = [name for name in ("cells", "nc", "nm", "gid", "gsize", "lmask", "partners", "row_of", "rok", "rows",
+                                "pos_of", "rmask", "rblank") if re.search(rf"\b{name}\b", "\n".join(code))]
+    lines = ["def gains(sc, hexes, t, bonus):",
+             f"    nbrs, {', '.join(tables)} = sc.nbrs, {', '.join('sc.' + name for name in tables)}",
+             f"    bit, a1, a2 = 1 << t, t == {MOUNTAIN}, t == {FOREST}",
+             "    const = _scarce_gain(tuple(sc.counts), t)" if "B4" in use else "    const = 0",
+             "    row_gain = {}" if "B3" in use else "",
+             "    out = []",
+             "    parts = []" if with_parts else "",
+             "    for h in hexes:",
+             "        nb = nbrs[h]",
+             f"        base = h * {T}", *code]
+    lines.append("        out.append(" + " + ".join(["const + bonus[h]", *order]) + ")")
+    if with_parts:
+        lines.append("        parts.append((" + "".join(x + ", " for x in terms) + "))")
+        lines.append("    return out, parts")
+    else:
+        lines.append("    return out")
+    namespace: dict[str, Any] = {"_village_tenths": _village_tenths, "_mixed_tenths": _mixed_tenths,
+                                 "_scarce_gain": _scarce_gain}
+    exec(compile("\n".join(ln for ln in lines if ln), f"<kingdom gains {' '.join(codes)}>", "exec"), namespace)
+    return namespace["gains"]
+
+
+@lru_cache(maxsize=4096)
+def _scarce_gain(counts: tuple[int, ...], t: int) -> int:
+    """B4's gain (tenths) from one more hex of ``t`` with these terrain counts."""
+    after = list(counts)
+    after[t] += 1
+    return _scarce_tenths(after) - _scarce_tenths(counts)
