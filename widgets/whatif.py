@@ -28,7 +28,7 @@ OLD_COLOUR = theme.OKABE_ITO["sky"]
 NEW_COLOUR = theme.OKABE_ITO["vermillion"]
 DIFF_COLOUR = theme.OKABE_ITO["blue"]
 GAME_SIZES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
-DEFAULT_GAMES = {"avenue": 1000, "kingdom-maps": 100, "key-harvest": 200}
+DEFAULT_GAMES = {"avenue": 1000, "kingdom-maps": 1000, "key-harvest": 200}
 PLOT_EVERY = 1.0  # least seconds between redraws of the figure while a run is going
 
 CSS = f"""<style>

@@ -26,7 +26,7 @@ OLD, NEW = "old rules", "new rules"
 # used only to size batches so a dashboard updates about 4 times a second and Stop answers quickly.
 _COST: dict[tuple[str, str], float] = {
     ("avenue", "random"): 0.0008, ("avenue", "greedy"): 0.0016, ("avenue", "montecarlo"): 0.7,
-    ("kingdom-maps", "random"): 0.0015, ("kingdom-maps", "greedy"): 0.006,
+    ("kingdom-maps", "random"): 0.0015, ("kingdom-maps", "greedy"): 0.0045,
     ("key-harvest", "random"): 0.012, ("key-harvest", "greedy"): 0.005,
 }
 
