@@ -1,7 +1,8 @@
-"""Browser-side figures for the Avenue table, beside a minimal ipycanvas notebook, in one run.
+"""Browser-side figures for the Avenue and Key Harvest tables, beside a minimal ipycanvas notebook, in one run.
 
     .venv/bin/python benchmarks/browser_bench.py               # ~2 minutes; prints a table
     .venv/bin/python benchmarks/browser_bench.py --json out.json --clicks 40 --loads 6
+    .venv/bin/python benchmarks/browser_bench.py --games avenue  # the Avenue table only (as before)
 
 Measured in headless Chromium (/usr/bin/chromium, software rendering) against one Voila server
 serving the repo root (as Binder does), each page its own kernel:
@@ -18,6 +19,12 @@ serving the repo root (as Binder does), each page its own kernel:
   soon as the sheet asks for a road, while the panels redraw), with the panels redrawn off the
   message handler (the default) and inside it (``SHEETKIT_LIVE=inline``, a second server: how
   it was before).
+* Key Harvest (``--games``, on by default): two pages of notebooks/key_harvest.ipynb against two
+  greedy bots. ``key-harvest``: a click on your board that harvests a group (every turn's click;
+  between timed clicks the driver buys or bids, ends the turn and the bots move, untimed), the
+  clicked tile's pixels watched. ``key-harvest-registry``: a click on a registry tile of the town
+  canvas that chooses it for the bid composer, alternating between two tiles (no move is made), the
+  tile and its ring watched. Drivers: tests/browser/key_harvest_driver.py.
 
 Every timed click starts with both kernels idle. Pages of the two notebooks are loaded
 alternately, and their clicks interleaved one by one, so drift on a shared machine hits both.
@@ -43,6 +50,7 @@ HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
 
 from avenue_driver import DRAW, NEXT, OVER, AvenueDriver, MinimalDriver  # noqa: E402
+from key_harvest_driver import HarvestClicks, RegistryClicks  # noqa: E402
 from voila_harness import (  # noqa: E402
     JS_HELPERS,
     REPO,
@@ -126,7 +134,10 @@ class Timed:
         x, y, region = d.next_click(page)         # may flip a card / start the deal again first
         settle_all(page, frames)
         mark = frames.mark()
-        ms = page.evaluate(JS_HELPERS + ";(a) => window.__sk.timeClick(...a)", [x, y, *region, 10_000])
+        # the canvas clicked and watched: the player's sheet, or another (Key Harvest's town)
+        ms = page.evaluate(JS_HELPERS + """;async (a) => { const s = window.__sk; s.sheet = a[0];
+                             try { return await s.timeClick(...a.slice(1)); } finally { s.sheet = null; } }""",
+                           [getattr(d, "selector", ".sk-sheet"), x, y, *region, 10_000])
         if ms < 0:
             raise RuntimeError(f"{d.name}: the canvas did not change within 10 s of a click at ({x}, {y})")
         settle_all(page, frames)
@@ -215,38 +226,51 @@ def main(argv: list[str] | None = None) -> int:
                     help="skip the extra row: the Avenue table with its sheet as one ipycanvas MultiCanvas")
     ap.add_argument("--no-small", dest="small", action="store_false",
                     help="skip the extra reference row: the minimal notebook at 1× (a quarter of the pixels)")
+    ap.add_argument("--games", default="avenue,key-harvest",
+                    help="tables timed beside the minimal notebook, comma-separated: avenue, key-harvest "
+                         "(two pages: a harvest on your board, a registry tile chosen on the town)")
+    ap.add_argument("--kh-code", default="KH-0000-0001", help="Key Harvest game code (you + two greedy bots)")
     args = ap.parse_args(argv)
+    games = {g.strip() for g in args.games.split(",") if g.strip()}
+    if not games or games - {"avenue", "key-harvest"}:
+        ap.error(f"--games takes avenue and/or key-harvest, not {args.games!r}")
 
     from playwright.sync_api import sync_playwright
 
-    avenue = AvenueDriver(code=args.code)
+    avenue = AvenueDriver(code=args.code) if "avenue" in games else None
     baseline = MinimalDriver()                 # the same canvas as the Avenue sheet: 500×492 CSS px at 2×
-    drivers = [baseline, avenue, *([MinimalDriver(scale=1)] if args.small else [])]
-    if args.multicanvas:
+    drivers: list[Any] = [baseline, *([avenue] if avenue else []), *([MinimalDriver(scale=1)] if args.small else [])]
+    if args.multicanvas and avenue:
         multi = AvenueDriver(code=args.code)
         multi.name = "avenue-multicanvas"          # the same table, sheet layers as one MultiCanvas
         drivers.append(multi)
+    no_load: set[str] = set()
+    if "key-harvest" in games:
+        registry = RegistryClicks(code=args.kh_code)
+        drivers += [HarvestClicks(code=args.kh_code), registry]
+        no_load.add(registry.name)             # the same page as key-harvest's: loaded once
     results: dict[str, Any] = {"loads": {}, "clicks": {}, "load_avg_start": load_avg()}
     t_start = time.monotonic()
     with tempfile.TemporaryDirectory(prefix="sk-bench-") as tmp, sync_playwright() as pw:
         server = VoilaServer(REPO, Path(tmp), cull_idle=20).start()
         servers = {d.name: server for d in drivers}
-        if args.multicanvas:
+        if args.multicanvas and avenue:
             servers["avenue-multicanvas"] = VoilaServer(REPO, Path(tmp) / "multi", cull_idle=20,
                                                         env={"SHEETKIT_SHEET_CANVAS": "multi"}).start()
         browser = launch_browser(pw)
         try:
-            for d in drivers:                      # warm the server's caches (static files, imports)
+            loaded = [d for d in drivers if d.name not in no_load]
+            for d in loaded:                       # warm the server's caches (static files, imports)
                 measure_load(browser, servers[d.name], d)
-            loads: dict[str, list[float]] = {d.name: [] for d in drivers}
+            loads: dict[str, list[float]] = {d.name: [] for d in loaded}
             for _ in range(args.loads):
-                for d in drivers:
+                for d in loaded:
                     loads[d.name].append(measure_load(browser, servers[d.name], d))
-            for d in drivers:
+            for d in loaded:
                 results["loads"][d.name] = {"median_ms": statistics.median(loads[d.name]),
                                             "min_ms": min(loads[d.name]), "max_ms": max(loads[d.name]),
                                             "all_ms": [round(x) for x in loads[d.name]]}
-            if args.round_ends:                    # the click after a round end: panels deferred, then inline
+            if args.round_ends and avenue:         # the click after a round end: panels deferred, then inline
                 inline = VoilaServer(REPO, Path(tmp) / "inline", cull_idle=20,
                                      env={"SHEETKIT_LIVE": "inline"}).start()
                 try:
@@ -255,7 +279,8 @@ def main(argv: list[str] | None = None) -> int:
                         "inline_ms": flip_then_click(browser, inline, args.code, args.round_ends)}
                 finally:
                     inline.stop()
-            avenue.timings = []                    # Next card presses: (ended a round, kernel busy ms)
+            if avenue:
+                avenue.timings = []                # Next card presses: (ended a round, kernel busy ms)
             pages = [Timed(browser, servers[d.name], d) for d in drivers]
             try:
                 for k in range(args.clicks + 1):   # the first click of each page pays one-off costs
@@ -272,38 +297,53 @@ def main(argv: list[str] | None = None) -> int:
                 s.stop()
     results["load_avg_end"] = load_avg()
     results["seconds"] = round(time.monotonic() - t_start)
-    flips = [ms for ended, ms in avenue.timings if not ended]
-    ends = [ms for ended, ms in avenue.timings if ended]
-    results["next_card"] = {"flips": len(flips), "flip_busy_median_ms": statistics.median(flips) if flips else None,
-                            "round_ends": len(ends), "round_end_busy_ms": [round(x) for x in ends]}
+    if avenue and avenue.timings is not None:
+        flips = [ms for ended, ms in avenue.timings if not ended]
+        ends = [ms for ended, ms in avenue.timings if ended]
+        results["next_card"] = {"flips": len(flips),
+                                "flip_busy_median_ms": statistics.median(flips) if flips else None,
+                                "round_ends": len(ends), "round_end_busy_ms": [round(x) for x in ends]}
 
-    mini, ave = baseline.name, avenue.name
-    lm, la = results["loads"][mini]["median_ms"], results["loads"][ave]["median_ms"]
-    cm, ca = results["clicks"][mini], results["clicks"][ave]
-    results["ratios"] = {"load": la / lm, "click_median": ca["median_ms"] / cm["median_ms"],
-                         "click_p95": ca["p95_ms"] / cm["p95_ms"]}
+    mini = baseline.name
+    # the tables' ratios to the minimal notebook, each in its own column
+    compared = [n for n in ("avenue", "key-harvest", "key-harvest-registry") if n in results["clicks"]]
+    cm = results["clicks"][mini]
+    for n in compared:
+        c = results["clicks"][n]
+        ratios = {"click_median": c["median_ms"] / cm["median_ms"], "click_p95": c["p95_ms"] / cm["p95_ms"]}
+        if n in results["loads"]:
+            ratios = {"load": results["loads"][n]["median_ms"] / results["loads"][mini]["median_ms"], **ratios}
+        results["ratios" if n == "avenue" else f"ratios_{n.replace('-', '_')}"] = ratios
     results["machine"] = {"python": platform.python_version(), "cpus": os.cpu_count(),
                           "date": time.strftime("%Y-%m-%d %H:%M")}
     names = [d.name for d in drivers]
-    print(f"{'':38}" + "".join(f"{n:>14}" for n in names) + f"{'avenue/minimal':>16}")
+    heads = {"avenue": "avenue/minimal", "key-harvest": "kh/minimal", "key-harvest-registry": "kh-reg/minimal"}
+    wide = [max(14, len(n) + 2) for n in names]
+    print(f"{'':38}" + "".join(f"{n:>{w}}" for n, w in zip(names, wide, strict=True))
+          + "".join(f"{heads[n]:>16}" for n in compared))
 
     def row(label: str, vals: list[float], unit: str, fmt: str) -> None:
-        cells = "".join(f"{format(v, fmt) + unit:>14}" for v in vals)
-        print(f"{label:38}{cells}{vals[1] / max(vals[0], 1e-9):>15.2f}x")
+        cells = "".join(f"{'—' if v != v else format(v, fmt) + unit:>{w}}" for v, w in zip(vals, wide, strict=True))
+        ratios = "".join(f"{'—':>16}" if vals[names.index(n)] != vals[names.index(n)]
+                         else f"{vals[names.index(n)] / max(vals[0], 1e-9):>15.2f}x" for n in compared)
+        print(f"{label:38}{cells}{ratios}")
 
-    row("page load -> drawn+clickable, median", [results["loads"][n]["median_ms"] for n in names], "ms", ".0f")
+    nan = float("nan")
+    row("page load -> drawn+clickable, median",
+        [results["loads"][n]["median_ms"] if n in results["loads"] else nan for n in names], "ms", ".0f")
     row("click -> canvas updated, median", [results["clicks"][n]["median_ms"] for n in names], "ms", ".1f")
     row("click -> canvas updated, p95", [results["clicks"][n]["p95_ms"] for n in names], "ms", ".1f")
     for key, label in (("msgs_in", "kernel->browser msgs / click"), ("msgs_out", "browser->kernel msgs / click"),
                        ("bytes_in", "kernel->browser bytes / click"), ("bytes_out", "browser->kernel bytes / click")):
         row(label, [results["clicks"][n][key] for n in names], "", ".1f")
-    for name in (mini, ave):
+    for name in (mini, *compared):
         print(f"\n{name}: messages per click by kind")
         for k, v in results["clicks"][name]["kinds_per_click"].items():
             print(f"  {v:6.2f}  {k}")
-    nc = results["next_card"]
-    print(f"\nAvenue Next card: kernel busy {nc['flip_busy_median_ms'] or 0:.0f} ms (median of {nc['flips']} flips); "
-          f"flips that ended a round: {nc['round_end_busy_ms']} ms")
+    if "next_card" in results:
+        nc = results["next_card"]
+        print(f"\nAvenue Next card: kernel busy {nc['flip_busy_median_ms'] or 0:.0f} ms (median of {nc['flips']} "
+              f"flips); flips that ended a round: {nc['round_end_busy_ms']} ms")
     if "after_round_end" in results:
         for key, label in (("deferred_ms", "panels off the handler (default)"),
                            ("inline_ms", "panels inside the handler (SHEETKIT_LIVE=inline)")):
@@ -311,7 +351,8 @@ def main(argv: list[str] | None = None) -> int:
             print(f"click right after a round-ending Next card, {label}: median {statistics.median(ms):.0f} ms, "
                   f"max {max(ms):.0f} ms; all {[round(x) for x in ms]}")
     for n in names:
-        print(f"{n}: loads (ms) {results['loads'][n]['all_ms']}\n  clicks (ms) {results['clicks'][n]['all_ms']}")
+        print(f"{n}: loads (ms) {results['loads'].get(n, {}).get('all_ms', '—')}\n"
+              f"  clicks (ms) {results['clicks'][n]['all_ms']}")
     print(f"load average (1/5/15 min): {results['load_avg_start']} at the start, {results['load_avg_end']} at the end; "
           f"{results['seconds']} s")
     if args.json:

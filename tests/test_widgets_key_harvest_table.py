@@ -434,7 +434,8 @@ def test_nothing_is_drawn_before_a_browser_and_each_click_is_one_canvas_message(
     rec.clear()
     crop = next(c for c in range(5) if t.state.counters[0][c])
     t.click_town("registry", t.state.registry[0])
-    assert rec.count() == 1 and rec.canvases() == {t.town.canvas["ink"].canvas.model_id}
+    assert rec.count() == 1 and rec.canvases() == {t.town.canvas["lit"].canvas.model_id}, \
+        "choosing a tile to bid for moves its ring only (the tiles, townsfolk and stores stay)"
     rec.clear()
     t.crop_buttons[crop].click()
     assert rec.count() == 0, "adding a counter to the bid changes no canvas"

@@ -155,3 +155,102 @@ class KeyHarvestDriver:
                 return n
             st = self.step(page, st)
         raise HarnessError(f"the game did not end within {max_steps} actions")
+
+
+# ----- the benchmark's clicks (benchmarks/browser_bench.py) -------------------------------------------
+# Each gives the bench's `Timed` loop: next_click(page) -> (x, y, region) in the canvas `selector`'s own
+# pixels, with the page made ready for that click first (untimed); after_click(page) checks the click
+# was taken. The bench times click -> pixels in `region` changed.
+
+JS_SCALE = """(sel) => { const el = document.querySelector(sel);
+  const cs = el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
+  const c = cs[cs.length - 1]; return c.width / (parseFloat(c.style.width) || c.getBoundingClientRect().width); }"""
+
+Region = tuple[int, int, int, int]
+
+
+def square(x: float, y: float, half: float) -> Region:
+    """The canvas-pixel square of half-side ``half`` around (x, y)."""
+    return round(x - half), round(y - half), round(2 * half), round(2 * half)
+
+
+class HarvestClicks(KeyHarvestDriver):
+    """Harvest a group on your board: the click a player makes every turn (the clicked tile turns pale).
+
+    Between timed clicks the driver plays on by the base plan (buy or bid, End turn, decisions; the bots
+    move) until a harvest is offered again, and deals the same game again at the end.
+    """
+
+    name = "key-harvest"
+    selector = ".sk-sheet"                   # the board (it carries the player's-sheet class too)
+    ready_pattern = "."                      # any status line: the board drawn is what counts
+
+    def __init__(self, code: str = "KH-0000-0001", bots: str = "greedy,greedy") -> None:
+        super().__init__(code, bots)
+        self.pending: str | None = None
+        self.serial = -1
+        self.harvested: list[str] = []
+
+    def _again(self, page: Any, st: dict[str, Any]) -> dict[str, Any]:
+        return self._button(page, "button.sk-again", "play this deal again", st)
+
+    def next_click(self, page: Any) -> tuple[float, float, Region]:
+        st = page_state(page)
+        for _ in range(400):
+            if st["over"]:
+                st = self._again(page, st)
+            elif (st["mine"] and st["handoff"] is None and not st["pending"] and st["harvest"]
+                  and "harvest" not in st["done"] and len(st["done"]) < 2):
+                break
+            else:
+                st = self.step(page, st)
+        else:
+            raise HarnessError(f"no harvest offered within 400 actions: {self.actions[-6:]}")
+        code = st["harvest"][0]
+        x, y = st["board"][code]
+        half = 0.5 * 26.0 * page.evaluate(JS_SCALE, ".sk-board")     # inside the 26 CSS px hexagon
+        self.pending, self.serial = code, st["serial"]
+        self.actions.append(f"harvest {code} (timed)")
+        return x, y, square(x, y, half)
+
+    def after_click(self, page: Any) -> None:
+        st = self.wait_change(page, self.serial)
+        if "harvest" not in st["done"]:
+            raise HarnessError(f"the click on {self.pending} harvested nothing: {st['done']}")
+        self.harvested.append(str(self.pending))
+        self.pending = None
+
+
+class RegistryClicks(KeyHarvestDriver):
+    """Choose a registry tile to bid for, alternating between two: the town canvas moves its solid ring.
+
+    It changes no game state (the bid is never confirmed), so every click is the same kind of redraw.
+    """
+
+    name = "key-harvest-registry"
+    selector = ".sk-town"
+    ready_pattern = "."
+
+    def __init__(self, code: str = "KH-0000-0001", bots: str = "greedy,greedy") -> None:
+        super().__init__(code, bots)
+        self.k = 0
+        self.pending: str | None = None
+        self.serial = -1
+
+    def next_click(self, page: Any) -> tuple[float, float, Region]:
+        st = page_state(page)
+        if not (st["mine"] and not st["pending"] and len(st["bid"]) >= 2):
+            raise HarnessError(f"this deal does not open with two registry tiles to bid for: {st['bid']}")
+        code = st["bid"][self.k % 2]
+        self.k += 1
+        x, y = st["town"][f"registry:{code}"]
+        half = 0.5 * 40.0 * page.evaluate(JS_SCALE, ".sk-town")     # the hexagon and its ring
+        self.pending, self.serial = code, st["serial"]
+        return x, y, square(x, y, half)
+
+    def after_click(self, page: Any) -> None:
+        self.wait_change(page, self.serial)
+        status = page.locator(".sk-status").first.inner_text()
+        if str(self.pending) not in status:
+            raise HarnessError(f"chose {self.pending} but the status line says {status!r}")
+        self.pending = None

@@ -269,11 +269,14 @@ def wait_ready(page: Any, status: str | re.Pattern[str] | None = None, timeout: 
 # JS shared by tests and benchmarks. The sheet is `.sk-sheet`: a <canvas> (an ipycanvas
 # MultiCanvas, its layers composited) or a <div> of stacked layer canvases (sheetkit's
 # StackedCanvas). Coordinates in canvas pixels map to CSS pixels by the canvas's bounding rect
-# (this covers devicePixelRatio and any CSS scaling).
+# (this covers devicePixelRatio and any CSS scaling). Setting `window.__sk.sheet` to another
+# selector (e.g. '.sk-town') points every helper at that canvas instead (the benchmark's
+# Key Harvest registry clicks).
 JS_HELPERS = r"""
 window.__sk = window.__sk || {
+  sheet: null,
   layers() {
-    const el = document.querySelector('.sk-sheet');
+    const el = document.querySelector(this.sheet || '.sk-sheet');
     if (!el) return [];
     return el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
   },

@@ -1,7 +1,8 @@
 """Key Harvest's country boards as canvases: yours (large, clickable) and the other players' (small).
 
 Three layers on the large board, bottom to top: ``paper`` (the 56 printed spaces with their codes
-and crops; drawn once per client), ``tiles`` (field tiles, either side up, and workers), and
+and crops; drawn once per client), ``tiles`` (field tiles, either side up, and workers; a move
+redraws only the spaces it changed), and
 ``highlight`` (soft tints: where the chosen worker may go, the group a harvest would flip). The
 spaces sit where the engine's ``POSITION`` puts them: the centre of a space at half-hex column x,
 row r is at (x · w/2, r · 3h/4) for pointy-top hexes w = √3·size wide and h = 2·size tall.
@@ -117,23 +118,50 @@ class CountryBoard:
         tiles, workers = player_view(state, player)
         key = (tuple(sorted(tiles.items())), tuple(sorted(workers.items())), title)
         if key != self._drawn:
-            self._drawn = key
-            self._draw_tiles(tiles, workers, title)
+            old, self._drawn = self._drawn, key
+            if old is not None and old[2] == title:
+                # the same board a move later (a harvest flips one group): redraw only the spaces that
+                # changed, not all 56 — a full redraw was most of a click's kernel time late in a game
+                was_tiles, was_workers = dict(old[0]), dict(old[1])
+                changed = {c for c in {*tiles, *was_tiles} if tiles.get(c) != was_tiles.get(c)}
+                changed |= {c for c in {*workers, *was_workers} if workers.get(c) != was_workers.get(c)}
+                self._draw_tiles(tiles, workers, title, only=changed)
+            else:
+                self._draw_tiles(tiles, workers, title)
         lit = (tuple(sorted(legal)), tuple(sorted(group)), note)
         if lit != self._lit:
             self._lit = lit
             self._draw_highlight(legal, group, note)
 
-    def _draw_tiles(self, tiles: dict[str, str], workers: dict[str, str], title: str) -> None:
+    def _draw_tiles(self, tiles: dict[str, str], workers: dict[str, str], title: str,
+                    only: Collection[str] | None = None) -> None:
+        """The tiles layer in full, or (``only``) just those spaces: each is erased, then drawn again."""
         layer = self.canvas["tiles"]
-        layer.clear()
-        ctx = layer.ctx
-        ctx.fill_style = theme.PRINT
-        ctx.text_align = "left"
-        ctx.text_baseline = "alphabetic"
-        ctx.font = theme.font(15, theme.FONT_PRINT, "bold")
-        ctx.fill_text(title, 12, 20, self.width - 24)
         s = self.geo.size
+        if only is None:
+            layer.clear()
+            ctx = layer.ctx
+            ctx.fill_style = theme.PRINT
+            ctx.text_align = "left"
+            ctx.text_baseline = "alphabetic"
+            ctx.font = theme.font(15, theme.FONT_PRINT, "bold")
+            ctx.fill_text(title, 12, 20, self.width - 24)
+        else:
+            ctx = layer.ctx
+            for code in only:       # a tile or worker stays inside its space's hex: erase just that hex
+                cx, cy = self.geo.centre(code)
+                ctx.save()
+                ctx.begin_path()
+                pts = art.hex_points(cx, cy, s)
+                ctx.move_to(*pts[0])
+                for pt in pts[1:]:
+                    ctx.line_to(*pt)
+                ctx.close_path()
+                ctx.clip()
+                ctx.clear_rect(cx - s, cy - s, 2 * s, 2 * s)
+                ctx.restore()
+            tiles = {c: v for c, v in tiles.items() if c in only}
+            workers = {c: v for c, v in workers.items() if c in only}
         for code, side in tiles.items():
             cx, cy = self.geo.centre(code)
             art.field_tile(ctx, cx, cy, s, code, CROP_OF[code], side != "up")

@@ -1,8 +1,9 @@
 """Key Harvest's town board as a canvas: the land registry, the townsfolk, the events, every store.
 
 Bids lie open on the store tiles, as on the real table (and on Yucata): each store shows its tiles
-with the counters bid on them. Two layers: ``paper`` (the printed frames; drawn once per client)
-and ``ink`` (tiles, townsfolk, events, stores and the soft highlights; redrawn when they change).
+with the counters bid on them. Three layers: ``paper`` (the printed frames; drawn once per client),
+``ink`` (tiles, townsfolk, events, stores; redrawn when they change) and ``lit`` (the rings round
+what you may bid for or buy, and the tile chosen for your bid: choosing a tile redraws only these).
 ``hit`` tells which thing a click is on.
 """
 
@@ -81,13 +82,14 @@ class TownBoard:
         self.players = players
         self.width = WIDTH
         self.height = town_height(players)
-        self.canvas = SheetCanvas(self.width, self.height, ("paper", "ink"), scale, css_class="sk-town")
+        self.canvas = SheetCanvas(self.width, self.height, ("paper", "ink", "lit"), scale, css_class="sk-town")
         self.widget = self.canvas.widget
         self._drawn: Any = None
+        self._lit: Any = None
 
     def forget(self) -> None:
         """Draw in full next time."""
-        self._drawn = None
+        self._drawn = self._lit = None
 
     def draw_static(self) -> None:
         """Paper and the printed labels and frames."""
@@ -130,8 +132,15 @@ class TownBoard:
              buyable: Collection[str] = (), names: Sequence[str] | None = None) -> None:
         """Draw the registry, townsfolk, events and stores; tint what you may take now."""
         stores = tuple(tuple((c, tuple(b)) for c, b, *_ in state.stores[p]) for p in range(state.num_players))
+        # the rings apart from the ink: choosing a registry tile (a click) or a turn's new choices redraw
+        # the few rings, not the ~470 commands of every tile, townsfolk, event and store
+        lit = (tuple(registry_codes(state)), tuple(tuple(c for c, _ in s) for s in stores), chosen,
+               tuple(sorted(biddable)), tuple(sorted(buyable)))
+        if lit != self._lit:
+            self._lit = lit
+            self._draw_rings(state, chosen, biddable, buyable)
         key = (tuple(registry_codes(state)), tuple(state.townsfolk_in_town), tuple(state.events_placed), stores,
-               chosen, tuple(sorted(biddable)), tuple(sorted(buyable)), tuple(names or ()), viewer)
+               tuple(names or ()), viewer, state.active)
         if key == self._drawn:
             return
         self._drawn = key
@@ -143,10 +152,6 @@ class TownBoard:
                 continue
             cx, cy = registry_centre(k)
             art.field_tile(ctx, cx, cy, REG_R, code, CROP_OF[code], False)
-            if code in biddable:
-                self._ring(ctx, cx, cy, REG_R, code == chosen)
-            elif code == chosen:
-                self._ring(ctx, cx, cy, REG_R, True)
         home = {w.id: k for k, w in enumerate(TOWNSFOLK)}
         for wid in state.townsfolk_in_town:
             k = home.get(wid)
@@ -173,9 +178,22 @@ class TownBoard:
             ctx.fill_text(first, x + w / 2, y + 8, w - 3)
             ctx.fill_text(rest, x + w / 2, y + 19, w - 3)
         for p in range(state.num_players):
-            self._store(ctx, state, p, viewer, buyable, (names or state.players)[p])
+            self._store(ctx, state, p, viewer, (names or state.players)[p])
 
-    def _store(self, ctx: Any, state: Any, p: int, viewer: int, buyable: Collection[str], name: str) -> None:
+    def _draw_rings(self, state: Any, chosen: str | None, biddable: Collection[str], buyable: Collection[str]) -> None:
+        """The ``lit`` layer: a dashed ring round each tile you may bid for or buy, a solid one round your choice."""
+        layer = self.canvas["lit"]
+        layer.clear()
+        ctx = layer.ctx
+        for k, code in enumerate(registry_codes(state)):
+            if code is not None and (code in biddable or code == chosen):
+                self._ring(ctx, *registry_centre(k), REG_R, code == chosen)
+        for p in range(state.num_players):
+            for slot, (code, *_) in enumerate(list(state.stores[p])[:2]):
+                if code in buyable:
+                    self._ring(ctx, *store_slot_centre(p, slot), STORE_R, False)
+
+    def _store(self, ctx: Any, state: Any, p: int, viewer: int, name: str) -> None:
         x, y, w, _ = store_rect(p)
         ctx.fill_style = theme.INK if p != state.active else theme.OKABE_ITO["vermillion"]
         ctx.text_align = "left"
@@ -187,8 +205,6 @@ class TownBoard:
         for slot, (code, bid, *_) in enumerate(list(state.stores[p])[:2]):
             cx, cy = store_slot_centre(p, slot)
             art.field_tile(ctx, cx, cy, STORE_R, code, CROP_OF[code], False)
-            if code in buyable:
-                self._ring(ctx, cx, cy, STORE_R, False)
             # the bid's counters in two columns beside the tile (five crops: three rows), its sum under the tile
             bx, by = cx + STORE_R + 4, cy - 22
             chips = [(c, n) for c, n in enumerate(bid) if n]
