@@ -181,3 +181,48 @@ def test_only_a_browsers_widget_message_defers_the_redraw(monkeypatch: pytest.Mo
         assert live_module._deferring_loop(False, auto=True) is None
 
     asyncio.run(main())
+
+
+def test_redraws_update_the_panel_in_place_and_leave_no_widget_open():
+    """A panel redrawn every round keeps one set of widgets: nothing piles up in the kernel (or the browser)."""
+    from ipywidgets.widgets.widget import _instances
+    from matplotlib.figure import Figure
+
+    def render(state: Any) -> list[Any]:
+        fig = Figure(figsize=(2, 1))
+        fig.add_subplot().plot([0, state.round])
+        return [f"<b>round {state.round}</b>", fig]
+
+    t = AvenueTable(code=CODE, bots=("greedy",), auto_next=True)
+    panel = live(t, render, events=("turn", "round", "over", "new"), defer=False)
+    first = panel.children
+    t.simulate_client_ready()
+    counts = []
+    for _ in range(12):                                    # a dozen cards: a dozen redraws
+        my_move(t)
+        counts.append(len(_instances))
+    assert texts(panel) == [f"<b>round {t.state.round}</b>"]
+    assert panel.children == first, "the same widgets, updated in place"
+    assert counts[-1] == counts[0], f"open widgets grew with each redraw: {counts}"
+
+
+def test_a_panel_that_changes_shape_closes_the_old_widgets_with_their_layout_and_style():
+    """When the parts change kind (text ↔ figure), the old widgets close together with their layout and style."""
+    from ipywidgets.widgets.widget import _instances
+    from matplotlib.figure import Figure
+
+    def render(state: Any) -> list[Any]:
+        if state.round % 2:
+            return ["<i>odd round</i>"]
+        fig = Figure(figsize=(2, 1))
+        fig.add_subplot().plot([0, 1])
+        return [fig, "<i>even round</i>"]
+
+    t = AvenueTable(code=CODE, bots=("greedy",), auto_next=True)
+    panel = live(t, render, events=("round",), defer=False)
+    open_at = {1: len(_instances)}
+    while t.state.round < 5:                               # rounds 1 → 5: the panel changes shape four times
+        my_move(t)
+        open_at.setdefault(t.state.round, len(_instances))
+    assert texts(panel) == ["<i>odd round</i>"]
+    assert open_at[1] == open_at[3] == open_at[5], f"open widgets at rounds 1, 3, 5: {open_at}"

@@ -68,6 +68,26 @@ def to_widget(part: Part) -> W.Widget:
     return W.HTML(str(part))
 
 
+def _refresh(widget: W.Widget, part: Part) -> bool:
+    """Show ``part`` in the widget already on the page, if it is of the same kind; False if it is not."""
+    if isinstance(part, str) and type(widget) is W.HTML:
+        widget.value = part
+        return True
+    if isinstance(part, _Png) and isinstance(widget, W.Image):
+        widget.value = part.data
+        widget.layout.width = f"{part.width:.0f}px"
+        return True
+    return part is widget
+
+
+def close_widget(widget: W.Widget) -> None:
+    """Close a widget with its layout and style (closing a widget alone leaves those two open in the kernel)."""
+    for extra in (getattr(widget, "layout", None), getattr(widget, "style", None)):
+        if isinstance(extra, W.Widget):
+            extra.close()
+    widget.close()
+
+
 def live(table: Any, render: Callable[[Any], Part | Sequence[Part]],
          events: Iterable[str] = DEFAULT_EVENTS, *, defer: bool | None = None) -> W.VBox:
     """A panel showing ``render(table.state)``, redrawn on the table's ``events`` (never raises).
@@ -159,15 +179,21 @@ class _Panel:
         """Swap the panel's widgets for ``parts`` (main thread), unless a newer redraw is on its way."""
         if gen != self._gen:
             return
+        old = [w for w in self.box.children if w is not self.note]
         try:
-            new = tuple(to_widget(p) for p in parts)
+            ready = [_prepare(p) for p in parts]
+            if len(ready) == len(old) and all(_refresh(w, p) for w, p in zip(old, ready, strict=True)):
+                # The same kinds of parts as shown: their widgets were updated in place (a few small
+                # updates, nothing opened or closed in the browser).
+                self.box.children = tuple(old)
+                return
+            new = tuple(to_widget(p) for p in ready)
         except Exception as e:  # called from the event loop, where nobody would see a traceback
             new = (W.HTML(_failure(e)),)
-        old = self.box.children
         self.box.children = new
         for w in old:
-            if w is not self.note:
-                w.close()
+            if w not in new:
+                close_widget(w)
 
     def now(self, state: Any) -> None:
         """Redraw at once."""
