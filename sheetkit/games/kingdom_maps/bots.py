@@ -19,6 +19,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
+from itertools import compress
+from operator import gt, mul, ne
 from typing import Any
 
 from sheetkit.core.chance import make_rng
@@ -35,6 +37,28 @@ from sheetkit.games.kingdom_maps.terrains import FIELD, LAKE, VILLAGE
 Value = Callable[[Sequence[int]], float]
 NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the greedy bot
 _BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
+# id(board) -> (board, (a Place per hex, neighbours per hex)); actions are frozen, so one Place serves every game.
+_PLACES: dict[int, tuple[Board, tuple[tuple[Place, ...], list[int]]]] = {}
+
+
+def _degrees(board: Board) -> list[int]:
+    """How many neighbours each hex of ``board`` has (kept with its ``Place`` actions)."""
+    return _board_tables(board)[1]
+
+
+def _places(board: Board) -> tuple[Place, ...]:
+    """A ``Place`` for each hex of ``board``, made once (the entry keeps the board alive, so its id stays its own)."""
+    return _board_tables(board)[0]
+
+
+def _board_tables(board: Board) -> tuple[tuple[Place, ...], list[int]]:
+    """Per-board tables made once (the entry keeps the board alive, so its id stays its own)."""
+    got = _PLACES.get(id(board))
+    if got is None or got[0] is not board:
+        if len(_PLACES) > 64:
+            _PLACES.clear()
+        got = _PLACES[id(board)] = (board, (tuple(Place(*c) for c in board.coords), [len(n) for n in board.nbrs]))
+    return got[1]
 
 
 class RandomBot:
@@ -86,14 +110,21 @@ class Planner:
         self.exact = bool(FRACTIONAL & set(criteria))
         self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
+        self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
         self.patches = empty_patches(board, cells)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
-        nbrs, nc, patches = board.nbrs, self.scorer.nc, self.patches
+        nc, patches = self.scorer.nc, self.patches
         self.blank_map = not any(cells)
-        self.open = [i for i in range(board.size) if patches[i] and (self.blank_map or len(nbrs[i]) > nc[i * T])]
-        self._groups: dict[tuple[int, tuple[int, ...]], tuple[list[int], list[float], bool]] = {}
+        if self.blank_map:
+            self.open = [i for i in range(board.size) if patches[i]]
+        else:  # empty (a patch of its own) and with fewer empty neighbours than neighbours, hex by hex in C
+            self.open = list(compress(range(board.size), map(mul, patches, map(gt, _degrees(board), nc[::T]))))
+        self._groups: dict[tuple[int, int], tuple[list[int], list[float], bool]] = {}  # (terrain, starts id)
         self._room: int | None = None
-        self._starts: dict[int, list[int]] = {}  # per amount (the map does not change under a planner)
+        # Per amount: (an id per distinct list of starts, the starts); the map does not change under a planner.
+        self._starts: dict[int, tuple[int, tuple[int, ...]]] = {}
+        self.scores: dict[str, int] | None = None  # the criteria's scores on this map, once asked for
+        self._start_ids: dict[tuple[int, ...], int] = {}
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -106,11 +137,17 @@ class Planner:
 
     def starts(self, amount: int) -> list[int]:
         """Where a group of ``amount`` may begin (``placement.start_hexes``)."""
-        need, patches = max(amount, 1), self.patches
+        return list(self._start_set(amount)[1])
+
+    def _start_set(self, amount: int) -> tuple[int, tuple[int, ...]]:
+        """(an id for this list of starts, the starts) for ``amount``: plans are kept per id, not per long tuple."""
+        need = max(amount, 1)
         got = self._starts.get(need)
         if got is None:
-            got = self._starts[need] = [i for i in self.open if patches[i] >= need]
-        return list(got)
+            patches = self.patches
+            hexes = tuple([i for i in self.open if patches[i] >= need])
+            got = self._starts[need] = (self._start_ids.setdefault(hexes, len(self._start_ids)), hexes)
+        return got
 
     def group(self, terrain: int, amount: int) -> tuple[list[int], list[float]]:
         """A new group of ``terrain`` up to ``amount`` hexes: (hexes, gain after each hex, bonuses included).
@@ -118,22 +155,28 @@ class Planner:
         The first hex may be any legal start for ``amount`` (``placement.start_hexes``); groups with the
         same starts share one plan.
         """
-        starts = self.starts(amount)
-        key = (terrain, tuple(starts))
+        got = self._plan(terrain, amount)
+        return got[0][:amount], got[1][:amount]
+
+    def _plan(self, terrain: int, amount: int) -> tuple[list[int], list[float], bool]:
+        """The kept plan for ``terrain`` from the starts for ``amount``, at least ``amount`` long unless it ran out."""
+        sid, starts = self._start_set(amount)
+        key = (terrain, sid)
         got = self._groups.get(key)
         if got is None or (len(got[0]) < amount and not got[2]):
             got = self._grow(terrain, amount, starts, ())
             self._groups[key] = got
-        return got[0][:amount], got[1][:amount]
+        return got
 
     def extend(self, terrain: int, amount: int, group: Sequence[int]) -> list[int]:
         """The hexes that continue ``group`` (already drawn on this map) up to ``amount``."""
         return self._grow(terrain, amount, next_hexes(self.board, self.cells, group), group)[0]
 
-    def _grow(self, terrain: int, amount: int, cand: list[int],
+    def _grow(self, terrain: int, amount: int, cand: Sequence[int],
               group: Sequence[int]) -> tuple[list[int], list[float], bool]:
         """Grow ``group`` hex by hex up to ``amount`` from ``cand``: (hexes, total gain after each, ran out)."""
-        sc = self.scorer.copy()
+        sc = self.scorer  # copied before the first hex is drawn on it (a group of one never is)
+        own = False
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
         bonus10 = self.bonus10
         exact = self.exact
@@ -153,20 +196,30 @@ class Planner:
             best_e = max(ds)
             best = cand[ds.index(best_e)]
             if ds.count(best_e) > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                tied = [k for k, e in enumerate(ds) if e == best_e]
-                ties = [cand[k] for k in tied]
-                values = self._tie_floats(sc, [parts[k] for k in tied], ties, terrain) if exact else None
-                best_key: tuple[float, int] | None = None
-                for j, h in enumerate(ties):
-                    key = (values[j] if values is not None else 0.0, len(nbrs[h]) - nc[h * T])
-                    if best_key is None or key > best_key:
-                        best, best_key = h, key
+                ties = [h for h, e in zip(cand, ds, strict=True) if e == best_e]
+                values = (self._tie_floats(sc, [p for p, e in zip(parts, ds, strict=True) if e == best_e], ties,
+                                           terrain) if exact else None)
+                if values is None:  # the most drawn neighbours, the first of them
+                    most = -1
+                    for h in ties:
+                        k = len(nbrs[h]) - nc[h * T]
+                        if k > most:
+                            best, most = h, k
+                else:
+                    best_key: tuple[float, int] | None = None
+                    for j, h in enumerate(ties):
+                        key = (values[j], len(nbrs[h]) - nc[h * T])
+                        if best_key is None or key > best_key:
+                            best, best_key = h, key
             size += 1
             hexes.append(best)
             total += best_e
             gains.append(total / 10)
             if size >= amount:
                 break  # the map after the last hex is never looked at
+            if not own:
+                sc, own = sc.copy(), True
+                work, nc = sc.cells, sc.nc
             sc.place(best, terrain)
             if near is None:
                 near = set()
@@ -187,27 +240,37 @@ class Planner:
         """
         first, bonus, slot = split[0], self.bonus, self.slot
         b0 = bonus[ties[0]]
-        if split.count(first) == len(split) and all(bonus[h] == b0 for h in ties):
+        same = split.count(first) == len(split)
+        if same:
+            for h in ties:
+                if bonus[h] != b0:
+                    same = False
+                    break
+        if same:
             # Same gains everywhere: the floats can only differ through where a fractional hint's terms
             # change — not at all when none of them moves.
-            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[slot["A3"]]))
-                    and (not self.b3 or not first[slot["B3"]])
-                    and (not self.a6 or (terrain != VILLAGE and not first[slot["A6"]]
+            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
+                    and (not self.b3 or not first[self.i_b3])
+                    and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
                                          and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
                 return None
         memo: dict[Any, Any] = {}
         sigs: list[tuple[Any, ...] | None] = []
+        kinds = [(c if c in FRACTIONAL else None, slot[c]) for c in self.criteria]  # None: a whole-number guide
+        lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
         for h, part in zip(ties, split, strict=True):
-            sig: list[Any] = [self.bonus[h]]
-            for c in self.criteria:
-                x = part[slot[c]]
-                if c == "A6":
-                    sig.append((0, 0) if terrain != VILLAGE and not sc.nc[h * T + VILLAGE]
+            sig: list[Any] = [bonus[h]]
+            for c, i in kinds:
+                x = part[i]
+                if c is None:
+                    sig.append(x)
+                elif c == "A6":
+                    sig.append((0, 0) if terrain != VILLAGE and not nc[h * T + VILLAGE]
                                else sc.village_counts_delta(h, terrain))
                 elif c == "B3":
-                    sig.append((self.scorer.row_of[h], x) if x else 0)
-                elif c == "A3" and (x or terrain in (LAKE, FIELD)):
-                    sig.append(self._a3_float(sc, h, terrain, memo))  # h moves A3's terms: its float itself
+                    sig.append((row_of[h], x) if x else 0)
+                elif x or lake_field:  # A3, and h moves its terms: its float itself
+                    sig.append(self._a3_float(sc, h, terrain, memo))
                 else:
                     sig.append(x)
             sigs.append(tuple(sig))
@@ -314,14 +377,17 @@ class GreedyBot:
             if self._planned is not None and self._planned[0] == key:
                 # The same map a few hexes later: bring the last planner's tables up to date.
                 old = self._planned[1].cells
-                drawn = [h for h in range(len(cells)) if old[h] != cells[h]]
+                drawn = list(compress(range(len(cells)), map(ne, old, cells)))  # the hexes that differ, found in C
                 if not any(old[h] for h in drawn):
-                    scorer = self._planned[1].scorer.copy()
+                    # The last planner is dropped now: its tables can be taken over, unless every blank map shares it.
+                    last = self._planned[1]
+                    scorer = last.scorer.copy() if last.blank_map else last.scorer
                     for h in drawn:
                         scorer.place(h, cells[h])
             if scorer is None:
                 scorer = MapScorer(state.board, cells, state.criteria)
-            bonus = self._bonus(state, scorer.scores())  # = state.criterion_scores(player)
+            scores = scorer.scores()  # = state.criterion_scores(player)
+            bonus = self._bonus(state, scores)
             if any(cells):
                 planner = Planner(state.board, cells, state.criteria, bonus, scorer)
             else:
@@ -333,6 +399,7 @@ class GreedyBot:
                     planner = _BLANK_PLANNERS[blank_key] = Planner(state.board, cells, state.criteria, bonus, scorer)
                     if len(_BLANK_PLANNERS) > 256:
                         del _BLANK_PLANNERS[next(iter(_BLANK_PLANNERS))]
+            planner.scores = scores  # banking on this map reads them again
             self._planned = (key, planner)
         return self._planned[1]
 
@@ -340,16 +407,18 @@ class GreedyBot:
                  planner: Planner) -> list[tuple[float, int, int]]:
         """(worth, die, shift) for each die and power spend, from one greedy plan."""
         shifts = self._shifts(state, player)
-        top = max(min(6, v + max(shifts)) for v in dice)
-        _, gains = planner.group(terrain, min(top, planner.room()))
+        amount = min(min(6, max(dice) + shifts.stop - 1), planner.room())
+        gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
+        room = min(len(gains), amount)
+        cost = self.power_cost
         out = []
         for v in dice:
             for sh in shifts:
                 a = v + sh
                 if not 1 <= a <= 6:
                     continue
-                worth = gains[a - 1] if a <= len(gains) else NO_ROOM
-                out.append((worth - self.power_cost * abs(sh), v, sh))
+                worth = gains[a - 1] if a <= room else NO_ROOM
+                out.append((worth - cost * abs(sh), v, sh))
         return out
 
     @staticmethod
@@ -391,7 +460,8 @@ class GreedyBot:
             return Pick(v)
         if s.placed_all():
             # = state.criterion_scores(player); the planner is the one the next turn starts from
-            scores = self._planner(state, player).scorer.scores()
+            planner = self._planner(state, player)
+            scores = planner.scores if planner.scores is not None else planner.scorer.scores()
             return Bank(max(state.criteria, key=lambda c: (scores[c], -state.criteria.index(c))))
         if not s.placed:
             want = self._want[1] if self._want is not None and self._want[0] == key else 0
@@ -403,7 +473,7 @@ class GreedyBot:
                     return act
                 except IllegalAction:
                     pass
-            if not self._planner(state, player).starts(s.amount or 0):  # = state.legal_hex_numbers(player)
+            if not self._planner(state, player)._start_set(s.amount or 0)[1]:  # = state.legal_hex_numbers(player)
                 return Pass()
         plan = self._plan[1] if self._plan is not None and self._plan[0] == key else None
         k = len(s.placed)
@@ -414,8 +484,7 @@ class GreedyBot:
             more = planner.extend(terrain, amount, s.placed) if s.placed else planner.group(terrain, amount)[0]
             plan = list(s.placed) + more
             self._plan = (key, plan)
-        h = plan[k]
-        return Place(*state.board.coords[h])
+        return _places(state.board)[plan[k]]
 
 
 BOTS: dict[str, Any] = {"random": RandomBot, "greedy": GreedyBot}

@@ -216,8 +216,11 @@ class MapScorer:
         new.nbrs, new.rows, new.row_of, new.pos_of, new.partners = (self.nbrs, self.rows, self.row_of, self.pos_of,
                                                                     self.partners)
         new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
-        new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
-        new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
+        if self.grouped:
+            new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
+            new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
+        else:  # no groups kept: these stay as built (only ``place`` changes them, and only when grouped)
+            new.gid, new.gsize, new.lmask, new.gmembers = self.gid, self.gsize, self.lmask, self.gmembers
         new.rmask, new.rblank, new.rok = list(self.rmask), list(self.rblank), list(self.rok)
         new.counts = list(self.counts)
         return new
@@ -409,27 +412,18 @@ class MapScorer:
     # ----- drawing a hex -----------------------------------------------------------------
     def place(self, h: int, t: int) -> None:
         """Draw terrain ``t`` on empty hex ``h`` and bring every table up to date."""
-        cells, nc, nm, gid = self.cells, self.nc, self.nm, self.gid
+        cells, nc, nm = self.cells, self.nc, self.nm
         bit = 1 << t
-        labs: list[int] = []
-        lakes: list[int] = []
-        grouped = self.grouped
-        shores = grouped and t != LAKE and "A4" in self.use  # only A4 reads the lakes' shores
-        for b in self.nbrs[h]:
+        nb = self.nbrs[h]
+        for b in nb:
             i = b * T
             nc[i] -= 1
             nc[i + t] += 1
             nm[b] |= bit
-            if grouped:
-                c = cells[b]
-                if c == t:
-                    if gid[b] not in labs:
-                        labs.append(gid[b])
-                elif shores and c == LAKE and gid[b] not in lakes:
-                    lakes.append(gid[b])
         cells[h] = t
-        self.counts[0] -= 1
-        self.counts[t] += 1
+        counts = self.counts
+        counts[0] -= 1
+        counts[t] += 1
         r = self.row_of[h]
         self.rmask[r] |= bit
         self.rblank[r] -= 1
@@ -445,6 +439,17 @@ class MapScorer:
             self.rok[r] = run >= RUN_MIN
         if not self.grouped:  # no criterion in play looks at groups
             return
+        gid = self.gid
+        labs: list[int] = []
+        lakes: list[int] = []
+        shores = t != LAKE and "A4" in self.use  # only A4 reads the lakes' shores
+        for b in nb:  # (h is not its own neighbour: drawing it first changes nothing here)
+            c = cells[b]
+            if c == t:
+                if gid[b] not in labs:
+                    labs.append(gid[b])
+            elif shores and c == LAKE and gid[b] not in lakes:
+                lakes.append(gid[b])
         gmembers, gsize, lmask = self.gmembers, self.gsize, self.lmask
         mask = nm[h] & ~(1 << LAKE)
         # h joins the biggest group it touches, under that group's label: only the others are relabelled.

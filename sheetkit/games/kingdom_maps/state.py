@@ -84,7 +84,8 @@ class KingdomState(GameState):
             return [self.active]
         if self.phase != DRAW:
             return []
-        return [p for p, s in enumerate(self.sheets) if not s.finished(self.bank_now)]
+        bank_now = self.bank_now
+        return [p for p, s in enumerate(self.sheets) if not s.finished(bank_now)]
 
     def is_chance_node(self) -> bool:
         return self.phase == TABLE
@@ -273,8 +274,13 @@ class KingdomState(GameState):
         elif isinstance(action, Bank):
             s.banked.append((action.criterion, CRITERIA[action.criterion].score(self.board, s.cells)))
             s.questions -= 1
-        if self.phase == DRAW and all(x.finished(self.bank_now) for x in self.sheets):
-            self.phase = TABLE
+        if self.phase == DRAW:
+            bank_now = self.bank_now
+            for x in self.sheets:
+                if not x.finished(bank_now):
+                    break
+            else:
+                self.phase = TABLE
 
     def can_undo(self, player: int) -> bool:
         if not isinstance(player, int) or not 0 <= player < self.num_players or self.phase == OVER:
