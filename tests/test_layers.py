@@ -193,3 +193,13 @@ def test_engine_never_imports_the_widget_toolkits():
                 [node.module or ""] if isinstance(node, ast.ImportFrom) else []
             wrong += [f"{name} imports {m}" for m in mods if m.split(".")[0] in {"ipywidgets", "ipycanvas", "IPython"}]
     assert not wrong, wrong
+
+
+def test_every_package_folder_is_in_the_wheel():
+    """pyproject.toml lists each package by hand (widgets/ maps to sheetkit.widgets): a folder left out is
+    missing from a wheel or Binder install, where ``import sheetkit.widgets`` then fails."""
+    import tomllib
+
+    listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
+    folders = {name for name, path in MODULES.items() if path.name == "__init__.py"}
+    assert folders - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"

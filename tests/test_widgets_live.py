@@ -46,6 +46,28 @@ def to_round_end(t: AvenueTable) -> None:
         t.next_button.click()
 
 
+def on_own_thread(fn: Any) -> None:
+    """Run ``fn`` on a new thread and re-raise what it raised there.
+
+    Its event loop (or the lack of one) is then the test's own: in a full run, Playwright's sync API
+    (the browser tests' session-wide browser) keeps an event loop running on the main thread.
+    """
+    errors: list[BaseException] = []
+
+    def run() -> None:
+        try:
+            fn()
+        except BaseException as e:
+            errors.append(e)
+
+    worker = threading.Thread(target=run)
+    worker.start()
+    worker.join(120)
+    assert not worker.is_alive(), "the test's thread did not finish"
+    if errors:
+        raise errors[0]
+
+
 async def until(cond: Any, timeout: float = 10.0) -> None:
     for _ in range(int(timeout / 0.01)):
         if cond():
@@ -61,11 +83,12 @@ class SlowPanel:
         self.gate = threading.Event()
         self.calls: list[tuple[int, int]] = []          # (round, cards flipped) of each game drawn
         self.threads: set[str] = set()
+        self.home = threading.current_thread()          # the test's own thread (the kernel's main thread)
 
     def __call__(self, state: Any) -> str:
         self.calls.append((state.round, len(state.log)))
         self.threads.add(threading.current_thread().name)
-        if threading.current_thread() is not threading.main_thread():
+        if threading.current_thread() is not self.home:
             assert self.gate.wait(10), "the test never let the panel finish"
         return f"<p>round {state.round}, {len(state.log)} entries</p>"
 
@@ -76,7 +99,7 @@ def test_a_round_end_leaves_the_table_free_for_the_next_click_and_the_panel_catc
         t.simulate_client_ready()
         slow = SlowPanel()
         box = live(t, slow, defer=True)
-        assert slow.threads == {"MainThread"} and len(texts(box)) == 1, "the first picture is drawn at once"
+        assert slow.threads == {slow.home.name} and len(texts(box)) == 1, "the first picture is drawn at once"
         to_round_end(t)
         slow.calls.clear()
         slow.threads.clear()
@@ -103,7 +126,7 @@ def test_a_round_end_leaves_the_table_free_for_the_next_click_and_the_panel_catc
         assert len(slow.calls) == 1, "one round end, one redraw"
         assert texts(box) == [f"<p>round {t.state.round}, {slow.calls[0][1]} entries</p>"]
 
-    asyncio.run(main())
+    on_own_thread(lambda: asyncio.run(main()))
 
 
 def test_events_while_a_redraw_runs_collapse_into_one_redraw_of_the_newest_game():
@@ -123,7 +146,7 @@ def test_events_while_a_redraw_runs_collapse_into_one_redraw_of_the_newest_game(
         assert slow.calls[-1] == newest
         assert texts(box) == [f"<p>round {newest[0]}, {newest[1]} entries</p>"]
 
-    asyncio.run(main())
+    on_own_thread(lambda: asyncio.run(main()))
 
 
 def test_code_in_a_cell_sees_the_panel_up_to_date_at_once(monkeypatch: pytest.MonkeyPatch):
@@ -133,7 +156,7 @@ def test_code_in_a_cell_sees_the_panel_up_to_date_at_once(monkeypatch: pytest.Mo
         slow = SlowPanel()
         box = live(t, slow, events=("move",))           # the notebooks' default: defer when a browser asks
         my_move(t)
-        assert slow.threads == {"MainThread"} and texts(box) == [f"<p>round {t.state.round}, "
+        assert slow.threads == {slow.home.name} and texts(box) == [f"<p>round {t.state.round}, "
                                                                  f"{len(t.state.log)} entries</p>"]
         monkeypatch.setattr(live_module, "_handling_browser_message", lambda: True)
         t.next_button.click()
@@ -143,7 +166,7 @@ def test_code_in_a_cell_sees_the_panel_up_to_date_at_once(monkeypatch: pytest.Mo
         await until(lambda: live_module.UPDATING not in texts(box))
         assert "sk-live_0" in slow.threads
 
-    asyncio.run(main())
+    on_own_thread(lambda: asyncio.run(main()))
 
 
 def test_without_an_event_loop_the_panel_redraws_at_once_and_explains_a_failure():
@@ -154,10 +177,13 @@ def test_without_an_event_loop_the_panel_redraws_at_once_and_explains_a_failure(
             raise ValueError("no data yet")
         return "fine"
 
-    box = live(t, broken, events=("move",), defer=True)
-    assert texts(box) == ["fine"]
-    my_move(t)
-    assert texts(box) == ["<i>This analysis could not be drawn (ValueError: no data yet).</i>"]
+    def body() -> None:            # on a thread with no event loop at all
+        box = live(t, broken, events=("move",), defer=True)
+        assert texts(box) == ["fine"]
+        my_move(t)
+        assert texts(box) == ["<i>This analysis could not be drawn (ValueError: no data yet).</i>"]
+
+    on_own_thread(body)
 
 
 @pytest.mark.parametrize("msg_type, deferred", [("comm_msg", True), ("execute_request", False)])
@@ -180,7 +206,7 @@ def test_only_a_browsers_widget_message_defers_the_redraw(monkeypatch: pytest.Mo
         assert live_module._deferring_loop(True, auto=False) is not None, "defer=True: whatever the message"
         assert live_module._deferring_loop(False, auto=True) is None
 
-    asyncio.run(main())
+    on_own_thread(lambda: asyncio.run(main()))
 
 
 def test_redraws_update_the_panel_in_place_and_leave_no_widget_open():
