@@ -35,6 +35,7 @@ def settled(page: Any, selector: str, want: int, timeout: float = 90) -> int:
     ("notebooks/lessons/avenue_cards.ipynb", 2, 1),
     ("notebooks/lessons/kingdom_dice.ipynb", 2, 1),
     ("notebooks/lessons/key_harvest_bids.ipynb", 3, 1),
+    ("notebooks/classroom.ipynb", 5, 0),
 ])
 def test_the_page_renders_without_widget_errors(repo_server, page, notebook, widgets, figures):
     p = page.page
@@ -47,7 +48,7 @@ def test_the_page_renders_without_widget_errors(repo_server, page, notebook, wid
     text = page_text(p)
     assert WIDGET_ERROR not in text, text[text.index(WIDGET_ERROR) - 300:][:600]
     assert_no_traceback(p)
-    assert "sheetkit" in text or "Avenue" in text or "dice" in text
+    assert "sheetkit" in text or "Avenue" in text or "dice" in text or "class" in text
 
 
 @pytest.mark.parametrize(("label", "heading"), [
