@@ -14,25 +14,13 @@ import statistics
 import sys
 import time
 
-from sheetkit.analysis.results import bot_names, bot_seed, read_result_code, result_code
+from sheetkit.analysis.results import play_as_table, read_result_code, result_code
 from sheetkit.core.registry import get_game
 
 
 def play(game: str, seed: int, student: str, bots: tuple[str, ...], student_seed: int) -> object:
     """A finished game: ``student`` (a bot kind) in seat 0, the table's seeded bots beside it."""
-    spec = get_game(game)
-    state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
-    me = spec.bots[student](seed=student_seed)
-    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_chance()
-        elif 0 in state.current_players():
-            state.apply(0, me.act(state, 0))
-        else:
-            for p in state.current_players():
-                state.apply(p, others[p].act(state, p))
-    return state
+    return play_as_table(game, seed, student, bots, student_seed)
 
 
 def main(game: str = "key-harvest", n: int = 20) -> None:

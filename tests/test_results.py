@@ -22,19 +22,7 @@ GAMES = {"avenue": "AV", "kingdom-maps": "KM"}
 
 def play(game: str, seed: int, student: str = "random", bots: tuple[str, ...] = (), student_seed: int = 0):
     """A finished game as a table plays it: a bot sits in seat 0 as 'the student', the table's bots beside it."""
-    spec = get_game(game)
-    state = spec.new_state(spec.default_params(), ["You", *R.bot_names(bots)], seed=seed)
-    me = spec.bots[student](seed=student_seed)
-    others = {p: spec.bots[k](seed=R.bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_chance()
-        elif 0 in state.current_players():
-            state.apply(0, me.act(state, 0))
-        else:
-            for p in state.current_players():
-                state.apply(p, others[p].act(state, p))
-    return state
+    return R.play_as_table(game, seed, student, bots, student_seed)
 
 
 @pytest.mark.parametrize("game", list(GAMES))

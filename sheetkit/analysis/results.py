@@ -47,7 +47,7 @@ from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
 from sheetkit.core.protocol import ChoiceCodec, GameState
 from sheetkit.core.records import parse_json, replay
-from sheetkit.core.registry import GameSpec, all_games
+from sheetkit.core.registry import GameSpec, all_games, get_game
 
 VERSION = 1
 CHECK_CHARS = 3
@@ -76,6 +76,29 @@ def bot_names(kinds: Sequence[str]) -> list[str]:
             name, k = f"{base} {k}", k + 1
         names.append(name)
     return names
+
+
+def play_as_table(game: str, seed: int, student: str = "random", bots: Sequence[str] = (),
+                  student_seed: int = 0) -> GameState:
+    """A finished game as a table plays it: a ``student`` bot in seat 0, the table's seeded ``bots`` beside it.
+
+    Handy for demonstration codes, and for tests of codes and dashboards (a bot stands in for a student).
+    """
+    spec = get_game(game)
+    state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
+    me = spec.bots[student](seed=student_seed)
+    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
+    for _ in range(MAX_STEPS):
+        if state.is_terminal():
+            return state
+        if state.is_chance_node():
+            state.apply_chance()
+        elif 0 in state.current_players():
+            state.apply(0, me.act(state, 0))
+        else:
+            for p in state.current_players():
+                state.apply(p, others[p].act(state, p))
+    raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
 
 
 def bot_letters(spec: GameSpec) -> dict[str, str]:

@@ -11,9 +11,8 @@ from typing import Any
 import pytest
 from voila_harness import REPO, assert_no_traceback
 
-from sheetkit.analysis.results import bot_names, bot_seed, result_code
+from sheetkit.analysis.results import play_as_table, result_code
 from sheetkit.core.records import dumps
-from sheetkit.core.registry import get_game
 
 pytestmark = pytest.mark.browser
 
@@ -23,19 +22,7 @@ SHOTS = REPO / "docs" / "screenshots"
 
 def play(seed: int, student: str, student_seed: int, bots: tuple[str, ...] = ("greedy",)) -> Any:
     """A finished Avenue game as a table plays it, a bot in seat 0 standing in for the student."""
-    spec = get_game("avenue")
-    state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
-    me = spec.bots[student](seed=student_seed)
-    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
-    while not state.is_terminal():
-        if state.is_chance_node():
-            state.apply_chance()
-        elif 0 in state.current_players():
-            state.apply(0, me.act(state, 0))
-        else:
-            for p in state.current_players():
-                state.apply(p, others[p].act(state, p))
-    return state
+    return play_as_table("avenue", seed, student, bots, student_seed)
 
 
 def leaderboard(page: Any) -> list[tuple[str, int]]:
