@@ -161,3 +161,21 @@ def test_late_in_a_game_a_click_still_sends_only_a_few_kilobytes(wire):
     whole = words.log_html(t.state, 0, limit=10_000)
     assert whole.count("<div") > 30 and len(whole) > len(t.log.value), "the game's log is longer than what is sent"
     assert sum(m["bytes"] for m in wire) < 10_000, [(m["method"], m["bytes"]) for m in wire]
+
+
+def test_a_key_harvest_harvest_sends_one_update_per_widget_that_changed(wire):
+    """The Harvest button changes its state, label, tip and look at once: one update, not four."""
+    from sheetkit.widgets import KeyHarvestTable
+
+    from sheetkit.games.key_harvest import Harvest
+
+    t = KeyHarvestTable(code="KH-0000-0001", bots=("greedy", "greedy"))
+    t.simulate_client_ready()
+    before = widget_states()
+    wire.clear()
+    t.click_space(next(a for a in t.state.legal_actions(0) if isinstance(a, Harvest)).code)
+    assert len(canvas_messages(wire)) == 1
+    sent = sent_keys(wire)
+    assert set(sent) == changed_keys(before, widget_states())
+    per_widget = [m["comm"] for m in updates(wire)]
+    assert len(per_widget) == len(set(per_widget)), "a widget sent more than one update for one click"

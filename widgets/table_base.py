@@ -9,6 +9,7 @@ records load through the engine's checked replay, and analysis listeners never b
 from __future__ import annotations
 
 import base64
+import contextlib
 import functools
 import html
 import json
@@ -413,7 +414,8 @@ class GameTable:
                 for view in self._views():
                     view.forget()
             self._sync_canvases(full)
-        self._render_text(message)
+        with self._one_update_per_widget():
+            self._render_text(message)
         for event in events:
             for cb in list(self._listeners):
                 try:
@@ -451,6 +453,20 @@ class GameTable:
     def _code_html(self) -> str:
         code = self.state.game_code()
         return html.escape(code) if code else "<i>a fixed deal (no code)</i>"
+
+    @contextlib.contextmanager
+    def _one_update_per_widget(self) -> Any:
+        """Hold every widget of the table while the text is brought up to date: a button whose label, tip
+        and state all change sends one update, not four (a widget that did not change sends nothing)."""
+        widgets, todo = [], [self.widget]
+        while todo:
+            w = todo.pop()
+            widgets.append(w)
+            todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, W.Widget))
+        with contextlib.ExitStack() as stack:
+            for w in widgets:
+                stack.enter_context(w.hold_sync())
+            yield
 
     def _render_end(self, over: bool, summary: Callable[[], str], breakdown: Callable[[], str]) -> None:
         """The end panel: hidden while playing; at the end the placing, the breakdown, the share line, the record."""
