@@ -148,7 +148,7 @@ def test_play_a_seeded_game_to_the_end_then_save_replay_and_load(repo_server, pa
     seen = play_to_the_end(p, d)
     assert seen["peeked"] and seen["illegal"]
     status = d.status(p)
-    assert p.locator(".sk-end").is_visible()
+    p.locator(".sk-end").wait_for(state="visible", timeout=15_000)   # its own message, after the status line
     assert_fits_1280x800(p, "at the end")
     assert_no_traceback(p)
 

@@ -111,7 +111,7 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     assert any(k.startswith("choose-") for k in d.kinds), "a decision was answered by a button"
     status = p.locator(".sk-status").inner_text()
     assert status.startswith("Game over"), status
-    assert p.locator(".sk-end").is_visible()
+    p.locator(".sk-end").wait_for(state="visible", timeout=15_000)   # its own message, after the status line
     log = p.locator(".sk-log").inner_text()
     assert "Greedy bot" in log and "Game over" in log
     assert_no_traceback(p)

@@ -107,7 +107,8 @@ def test_play_a_seeded_solo_game_by_clicks_then_save_replay_and_load(repo_server
     assert actions > 40
     status = p.locator(".sk-status").inner_text()
     assert status.startswith("Game over: you scored"), status
-    assert p.locator(".sk-end").is_visible() and p.locator(".sk-km-title").is_visible()
+    p.locator(".sk-end").wait_for(state="visible", timeout=15_000)   # its own message, after the status line
+    p.locator(".sk-km-title").wait_for(state="visible", timeout=15_000)
     assert_no_traceback(p)
 
     # Save: the record downloads; the CLI's replay agrees with the breakdown on the page.
