@@ -179,3 +179,24 @@ def test_a_key_harvest_harvest_sends_one_update_per_widget_that_changed(wire):
     assert set(sent) == changed_keys(before, widget_states())
     per_widget = [m["comm"] for m in updates(wire)]
     assert len(per_widget) == len(set(per_widget)), "a widget sent more than one update for one click"
+
+
+@pytest.mark.parametrize("make", ["avenue", "key-harvest"])
+def test_the_status_line_is_the_last_update_of_a_move(wire, make):
+    """Whoever waits for the status line to change (a player, a browser test) finds the rest already updated."""
+    from sheetkit.widgets import KeyHarvestTable
+
+    from sheetkit.games.key_harvest import Harvest
+
+    if make == "avenue":
+        t = AvenueTable(code="AV-0000-001A", bots=("greedy",))
+        t.simulate_client_ready()
+        wire.clear()
+        t.peek_button.click()
+    else:
+        t = KeyHarvestTable(code="KH-0000-0001", bots=("greedy", "greedy"))
+        t.simulate_client_ready()
+        wire.clear()
+        t.click_space(next(a for a in t.state.legal_actions(0) if isinstance(a, Harvest)).code)
+    sent = [m["comm"] for m in updates(wire)]
+    assert len(sent) >= 3 and sent[-1] == t.status.model_id, "the status line must come last"

@@ -463,6 +463,12 @@ class GameTable:
             w = todo.pop()
             widgets.append(w)
             todo.extend(c for c in getattr(w, "children", ()) if isinstance(c, W.Widget))
+        # Held widgets are let go last-in first-out: the status line, held first, is sent last, so whoever
+        # waits for it (a player, a test, a driver) finds every other part of the table already up to date.
+        status = getattr(self, "status", None)
+        if status in widgets:
+            widgets.remove(status)
+            widgets.insert(0, status)
         with contextlib.ExitStack() as stack:
             for w in widgets:
                 stack.enter_context(w.hold_sync())

@@ -109,6 +109,8 @@ def play_to_the_end(p: Any, d: AvenueDriver) -> dict[str, Any]:
         if rnd == PEEK_ROUND and seen["peeked"] is None:
             assert p.locator(".sk-peek").is_enabled()
             d.peek(p)
+            p.wait_for_function("() => /next farm is/.test(document.querySelector('.sk-peekinfo').innerText)",
+                                timeout=15_000)
             info = p.locator(".sk-peekinfo").inner_text()
             m = re.search(r"next farm is ([A-Z])", info)
             assert m, f"after a peek the table says which farm is next: {info!r}"
