@@ -112,6 +112,19 @@ def settle_all(page: Any, frames: FrameLog, quiet: float = 0.4) -> None:
     settle(page, frames, quiet=quiet, timeout=60)
 
 
+def point_at(page: Any, selector: str, x: float, y: float) -> None:
+    """Move the mouse onto canvas point (x, y), as a player's hand does before clicking there (untimed).
+
+    The click itself is dispatched from page JS (to time it from there); without this the pointer
+    stays where the driver last pressed a button, which a person's pointer never does when they
+    click a sheet.
+    """
+    p = page.evaluate(JS_HELPERS + ";(a) => { const s = window.__sk; s.sheet = a[0];"
+                      " try { return s.clientPoint(a[1], a[2]); } finally { s.sheet = null; } }", [selector, x, y])
+    page.mouse.move(p["x"], p["y"])
+    page.wait_for_timeout(50)                    # the hover change draws before the click
+
+
 class Timed:
     """One open page of one notebook, clicked again and again."""
 
@@ -133,6 +146,7 @@ class Timed:
         d, page, frames = self.driver, self.page, self.frames
         x, y, region = d.next_click(page)         # may flip a card / start the deal again first
         settle_all(page, frames)
+        point_at(page, getattr(d, "selector", ".sk-sheet"), x, y)
         mark = frames.mark()
         # the canvas clicked and watched: the player's sheet, or another (Key Harvest's town)
         ms = page.evaluate(JS_HELPERS + """;async (a) => { const s = window.__sk; s.sheet = a[0];

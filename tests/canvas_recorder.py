@@ -42,8 +42,13 @@ class Recorder:
     def count(self) -> int:
         return len(self.messages)
 
-    def canvases(self, k: int = -1) -> set[str]:
-        return {cid for cid, _ in self.messages[k]}
+    def _picked(self, k: int | None) -> list[tuple[str, str]]:
+        return [pair for m in (self.messages if k is None else [self.messages[k]]) for pair in m]
 
-    def commands(self, canvas: Any, k: int = -1) -> Counter[str]:
-        return Counter(name for cid, name in self.messages[k] if cid == canvas.model_id)
+    def canvases(self, k: int | None = -1) -> set[str]:
+        """The canvases drawn on by message ``k`` (default: the last; None: every message since ``clear``)."""
+        return {cid for cid, _ in self._picked(k)}
+
+    def commands(self, canvas: Any, k: int | None = -1) -> Counter[str]:
+        """The commands sent to ``canvas`` by message ``k`` (default: the last; None: every message since ``clear``)."""
+        return Counter(name for cid, name in self._picked(k) if cid == canvas.model_id)

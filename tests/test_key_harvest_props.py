@@ -88,3 +88,30 @@ def test_clone_is_independent():
     u.apply(u.active, bot.act(u, u.active))
     assert t.fingerprint() != u.fingerprint() and t.log == [t.log[0]]
     assert s.is_terminal()
+
+
+@pytest.mark.parametrize("players", [2, 4])
+def test_the_listed_buys_are_exactly_the_store_tiles_check_accepts(players):
+    """Rules §Buy: ``legal_actions`` lists a store tile iff buying it passes every check (its own fast test
+    and the worded one agree at every step of seeded games)."""
+    from sheetkit.core.errors import IllegalAction
+    from sheetkit.games.key_harvest import Buy
+
+    seen = 0
+
+    def agree(s) -> None:
+        nonlocal seen
+        for p in s.current_players():
+            listed = {a.code for a in s.legal_actions(p) if isinstance(a, Buy)}
+            for store in s.stores:
+                for code, _, _ in store:
+                    try:
+                        s.check(p, Buy(code))
+                        ok = True
+                    except IllegalAction:
+                        ok = False
+                    assert (code in listed) == ok, (p, code, s.turn)
+                    seen += ok
+    for seed in range(3):
+        play(players, seed, check=agree)
+    assert seen > 0, "some buys were possible in these games"

@@ -136,10 +136,12 @@ def test_events_while_a_redraw_runs_collapse_into_one_redraw_of_the_newest_game(
         slow = SlowPanel()
         box = live(t, slow, events=("move",), defer=True)
         slow.calls.clear()
-        for _ in range(4):                              # four moves, four events, one panel behind
+        for k in range(4):                              # four moves, four events, one panel behind
             t.next_button.click()
             my_move(t)
             newest = (t.state.round, len(t.state.log))  # the game right after this move
+            if k == 0:                                  # the worker has taken the first game and is drawing it
+                await until(lambda: len(slow.calls) == 1)
         slow.gate.set()
         await until(lambda: live_module.UPDATING not in texts(box))
         assert len(slow.calls) == 2, f"the first redraw, then one for the newest game only: {slow.calls}"

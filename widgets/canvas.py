@@ -1,6 +1,6 @@
 """The sheet canvas base: explicitly sized, HiDPI, layered, redrawn for every new client, batched.
 
-Four facts about ipycanvas shape this module:
+Five facts about ipycanvas shape this module:
 
 - A canvas keeps no drawing on the kernel side. Voila runs the notebook before any browser
   connects, so anything drawn then is lost: views draw only from model state, and redraw in
@@ -10,6 +10,10 @@ Four facts about ipycanvas shape this module:
   (the manager then names the canvas again inside the same message).
 - ``hold_canvas`` sends everything drawn inside it, on every canvas, as one message. ``batch``
   wraps it, and nests.
+- In a kernel, messages leave through ipykernel's IOPub thread, which needs the GIL: a message
+  queued while the click handler goes on computing (the status line, the log, the buttons) waited
+  for the whole handler. Each outermost ``batch`` ends by letting that thread send the drawing
+  (``flush_to_browser``), so the browser draws while the kernel writes the text.
 - A ``MultiCanvas`` shows its layers as one <canvas>: whenever a message touches any layer, the
   browser composites every layer again, full size. On a 2× sheet of four layers that was most of
   a click's time in the browser. ``SheetCanvas(stacked=True)`` instead shows each layer as its own
@@ -20,7 +24,10 @@ Four facts about ipycanvas shape this module:
 from __future__ import annotations
 
 import contextlib
+import sys
+import threading
 from collections.abc import Callable, Iterator, Sequence
+from typing import Any
 
 import ipywidgets as W
 from ipycanvas import Canvas, MultiCanvas, hold_canvas
@@ -49,10 +56,12 @@ def batch() -> Iterator[None]:
     # A browser that connected since the last message has no current canvas: make the manager
     # name one again (it only does when it thinks the canvas changed).
     manager._current_canvas = None
+    drew = False
     try:
         with hold_canvas():
             try:
                 yield
+                drew = bool(manager._commands_cache)
             except BaseException:
                 # Drop the half-drawn batch (hold_canvas would otherwise stay on and send it later).
                 manager._commands_cache, manager._buffers_cache = [], []
@@ -61,11 +70,76 @@ def batch() -> Iterator[None]:
                 raise
     finally:
         _Batch.depth = 0
+    if drew:
+        flush_to_browser()
+
+
+def flush_to_browser(timeout: float = 0.05) -> None:
+    """Wait (at most ``timeout`` s) until the kernel's IOPub thread has sent every message queued so far.
+
+    Outside a kernel (tests, scripts) there is no such thread and this returns at once.
+    """
+    app = sys.modules.get("ipykernel.kernelapp")
+    if app is None or not app.IPKernelApp.initialized():
+        return
+    io_thread = getattr(getattr(app.IPKernelApp.instance().kernel, "iopub_socket", None), "io_thread", None)
+    if io_thread is None:
+        return
+    sent = threading.Event()
+    io_thread.schedule(sent.set)       # runs after the sends queued before it, in order
+    sent.wait(timeout)
 
 
 def canvas_manager() -> W.Widget:
     """The ipycanvas manager widget whose ``send`` carries every drawing message (tests count them)."""
     return _ipycanvas._CANVAS_MANAGER
+
+
+_UNSET = object()
+
+
+class Pen:
+    """An ipycanvas Canvas's drawing calls, with style attributes (``fill_style = ...``) sent as one command
+    each and not at all when the value is already set.
+
+    ipycanvas sends a style through a traitlets trait (validation and change events: most of the Python
+    time of a drawing) and sends it even when unchanged; a tile drawn tile by tile sets the same font and
+    alignment again and again. Only plain values (colours as strings, numbers) take the short way; anything
+    else (a gradient or pattern widget) goes through ipycanvas. What the pen remembers holds for one batch
+    (a newly connected browser starts from the defaults) and is forgotten on ``restore``.
+    """
+
+    __slots__ = ("_canvas", "_style")
+
+    def __init__(self, canvas: Canvas) -> None:
+        object.__setattr__(self, "_canvas", canvas)
+        object.__setattr__(self, "_style", {})
+
+    def __getattr__(self, name: str) -> Any:
+        style = object.__getattribute__(self, "_style")
+        if name in style:
+            return style[name]
+        return getattr(object.__getattribute__(self, "_canvas"), name)
+
+    def __setattr__(self, name: str, value: Any) -> None:
+        code = Canvas.ATTRS.get(name)
+        if code is None or not isinstance(value, str | int | float):
+            self._style.pop(name, None)
+            setattr(self._canvas, name, value)
+            return
+        if self._style.get(name, _UNSET) == value:
+            return
+        self._style[name] = value
+        _ipycanvas._CANVAS_MANAGER.send_command(self._canvas, [_ipycanvas.COMMANDS["set"], [code, value]])
+
+    def restore(self) -> None:
+        """Restore the saved drawing state (the styles set since are no longer known)."""
+        self._canvas.restore()
+        self._style.clear()
+
+    def forget(self) -> None:
+        """Forget every style set (the next one of each is sent)."""
+        self._style.clear()
 
 
 class Layer:
@@ -75,15 +149,17 @@ class Layer:
         self.canvas = canvas
         self.scale = scale
         self._serial = -1
+        self._pen = Pen(canvas)
 
     @property
-    def ctx(self) -> Canvas:
-        """The ipycanvas Canvas, ready to draw in CSS pixels."""
+    def ctx(self) -> Pen:
+        """The layer's pen (ipycanvas's drawing calls), ready to draw in CSS pixels."""
         if self._serial != _Batch.serial:
             self._serial = _Batch.serial
+            self._pen.forget()
             s = self.scale
             self.canvas.set_transform(s, 0, 0, s, 0, 0)
-        return self.canvas
+        return self._pen
 
     def clear(self) -> None:
         """Clear the whole layer."""

@@ -52,6 +52,11 @@ TABLE_CSS = """<style>
 /* ipycanvas focuses a canvas on mouse down (for key events, which the tables do not use): no
    focus frame around the sheet after every click. */
 .sk-table canvas:focus { outline: none; }
+/* A button pressed with the mouse keeps the focus, and ipywidgets draws a ring and a shadow round a
+   focused button until the next click elsewhere, whose focus change then repaints the page: 2-3 ms of
+   the browser's time on every click on a sheet after a button (measured in Chromium). Rings show for
+   keyboard focus only (:focus-visible), as browsers do for their own buttons. */
+.sk-table .jupyter-button:focus:not(:focus-visible):not(:hover) { outline: none; box-shadow: none; }
 /* Screens (docs/architecture.md): side by side when the width allows, stacked on a phone. A canvas
    keeps its drawn size and aspect ratio but is never shown wider than its box; ipycanvas reports
    clicks in canvas pixels of the shown size (it divides by getBoundingClientRect), so a scaled sheet
@@ -95,6 +100,8 @@ def guarded(fn: F) -> F:
             self._forget_drawing()
             self._fail(f"Something went wrong ({type(e).__name__}: {str(e)[:120]}). Your game is kept — "
                        "you can Save it.")
+        finally:
+            self._focus = None     # a click's canvas comes first in that click's drawing only
         return None
 
     return run  # type: ignore[return-value]
@@ -151,6 +158,7 @@ class GameTable:
         self._error: str | None = None
         self._pending: str | None = None     # a game-replacing action waiting for a second press
         self._listeners: list[Callable[[str], None]] = []
+        self._focus: Any = None              # the canvas view just clicked: the next render draws it first
         self.bots: dict[int, Any] = {}
         self.bot_kinds: list[str] = []
         problems = list(notes)
@@ -187,9 +195,40 @@ class GameTable:
     def _renew_views(self, old: GameState, state: GameState) -> None:
         """Replace the views that depend on the game's setup when a new game differs from the old one."""
 
-    def _sync_canvases(self, full: bool) -> None:
-        """Bring the canvases in line with the state (inside one batch)."""
+    def _canvas_steps(self, full: bool) -> list[tuple[Any, Callable[[], None]]]:
+        """(view, a call that brings it in line with the state) for each shown canvas, your own sheet first."""
         raise NotImplementedError
+
+    def _sync_canvases(self, full: bool) -> None:
+        """Bring the canvases in line with the state, in one message; after a click on a canvas, that canvas in
+        a message of its own that leaves at once, then the others in one more (a canvas that did not change
+        sends nothing).
+
+        The player looks where they clicked: that drawing does not wait for the bots' sheets or the town.
+        """
+        steps = self._canvas_steps(full)
+        first = next((s for s in steps if s[0] is self._focus), None)
+        self._focus = None
+        if first is not None:
+            with batch():
+                first[1]()
+        with batch():
+            for step in steps:
+                if step is not first:
+                    step[1]()
+
+    def _show_my_move(self) -> None:
+        """After a click on a canvas: draw that canvas now, before the bots think (their moves, sheets and the
+        text follow)."""
+        first = next((s for s in self._canvas_steps(False) if s[0] is self._focus), None)
+        if first is None:
+            return
+        try:
+            with batch():
+                first[1]()
+        except Exception:  # the move is made: the bots still move, and the render after draws everything again
+            self.last_error = traceback.format_exc()
+            self._forget_drawing()
 
     def _render_text(self, message: str | None = None) -> None:
         """Bring the text widgets and buttons in line with the state."""
@@ -409,11 +448,10 @@ class GameTable:
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         """Bring every view in line with the state: one canvas message, then the text widgets."""
         self._pending = None
-        with batch():
-            if full:
-                for view in self._views():
-                    view.forget()
-            self._sync_canvases(full)
+        if full:
+            for view in self._views():
+                view.forget()
+        self._sync_canvases(full)
         with self._one_update_per_widget():
             self._render_text(message)
         for event in events:
@@ -435,7 +473,8 @@ class GameTable:
         """Show a problem in the status line; the state is unchanged."""
         self._error = message
         try:
-            self._render_text()
+            with self._one_update_per_widget():     # the status line last, as after a move
+                self._render_text()
         except Exception:  # last resort: the message alone
             self.status.value = f"<span class='sk-error'>{html.escape(message)}</span>"
 

@@ -77,6 +77,9 @@ def test_a_table_shows_the_result_code_and_the_dashboard_reads_thirty(repo_serve
     p.locator(".sk-class-paste textarea").fill("\n".join(lines))
     p.locator(".sk-class-read").click()
     p.locator(".sk-leaderboard tr[data-rank]").nth(28).wait_for(timeout=120_000)
+    # Each part of the dashboard is its own widget update: wait for the last ones too, not only the table.
+    p.locator(".sk-skipped").filter(has_text="Yan").wait_for(timeout=60_000)
+    p.locator(".sk-class-summary").filter(has_text="29 games read").wait_for(timeout=60_000)
     board = leaderboard(p)
     assert len(board) == 29 and dict(board) == want
     assert [s for _, s in board] == sorted(want.values(), reverse=True)

@@ -162,6 +162,7 @@ class AvenueTable(GameTable):
     # ----- handlers -------------------------------------------------------------------------
     @guarded
     def _on_click(self, x: float, y: float) -> None:
+        self._focus = self.sheet
         cell = self.sheet.geometry.cell_at(x, y)
         if cell is None:
             self._fail("Click inside the grid to draw there.")
@@ -169,6 +170,7 @@ class AvenueTable(GameTable):
         if self.state.is_terminal():
             raise IllegalAction("the game is over", "over")
         self.state.apply(ME, Draw(*cell))
+        self._show_my_move()          # your road shows before the bots draw theirs (a Monte Carlo bot thinks)
         self._after_my_move()
 
     @guarded
@@ -246,16 +248,20 @@ class AvenueTable(GameTable):
             self.cards.forget()
             self.cards.sync(self.state, ME)
 
-    def _sync_canvases(self, full: bool) -> None:
+    def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
         st = self.state
+        steps: list[tuple[Any, Any]] = []
         if self.sheet.canvas.ready:
-            self.sheet.sync(st, ME, interactive=True)
+            steps.append((self.sheet, lambda: self.sheet.sync(st, ME, interactive=True)))
         if self.cards.canvas.ready:
-            self.cards.sync(st, ME)
+            steps.append((self.cards, lambda: self.cards.sync(st, ME)))
         if self.opponents.canvas.ready and st.num_players > 1:
-            if full:
-                self.opponents.draw_static()
-            self.opponents.sync(st)
+            def opponents() -> None:
+                if full:
+                    self.opponents.draw_static()
+                self.opponents.sync(st)
+            steps.append((self.opponents, opponents))
+        return steps
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

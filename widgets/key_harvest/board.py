@@ -84,7 +84,7 @@ class CountryBoard:
         self.geo = BoardGeometry(size, 10.0, 30.0)
         self.width = float(math.ceil(self.geo.width + 20))
         self.height = float(math.ceil(self.geo.top + self.geo.height + 8))
-        self.canvas = SheetCanvas(self.width, self.height, LAYERS, scale, css_class="sk-board")
+        self.canvas = SheetCanvas(self.width, self.height, LAYERS, scale, css_class="sk-board", stacked=True)
         self.widget = self.canvas.widget
         self.widget.add_class("sk-sheet")   # the player's sheet, as on every table (browser tests find it)
         self._drawn: Any = None
@@ -215,7 +215,8 @@ class OpponentBoards:
         self.cell_w = math.ceil(self.geo.width + 12)
         self.width = float(max(1, len(self.players)) * self.cell_w + 4)
         self.height = float(math.ceil(self.geo.height + 52))
-        self.canvas = SheetCanvas(self.width, self.height, ("paper", "tiles"), scale, css_class="sk-opponents")
+        self.canvas = SheetCanvas(self.width, self.height, ("paper", "tiles"), scale, css_class="sk-opponents",
+                                  stacked=True)
         self.widget = self.canvas.widget
         self._drawn: Any = None
 

@@ -163,6 +163,7 @@ class KeyHarvestTable(GameTable):
         self._bid_tile: str | None = None
         self._bid: list[int] = list(NO_BID)
         self._serial = 0
+        self._legal_memo: dict[int, list[Any]] | None = None
         self._auto_default = auto
         self._follower = words.LogFollower()
         super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
@@ -359,7 +360,7 @@ class KeyHarvestTable(GameTable):
         st = self.state
         p = self.viewer
         mine = p in st.current_players() and self._handoff is None and not st.is_terminal()
-        legal = st.legal_actions(p) if mine else []
+        legal = self._legal(p) if mine else []
         pend = st.pending
         town = {}
         for code in st.registry:
@@ -438,6 +439,7 @@ class KeyHarvestTable(GameTable):
 
     @guarded
     def _on_board_click(self, x: float, y: float) -> None:
+        self._focus = self.board
         code = self.board.code_at(x, y)
         if code is None:
             self._fail("Click a space of your board.")
@@ -474,6 +476,7 @@ class KeyHarvestTable(GameTable):
 
     @guarded
     def _on_town_click(self, x: float, y: float) -> None:
+        self._focus = self.town
         hit = self.town.hit(self.state, x, y)
         if hit is None:
             self._fail("Click a registry tile to bid, a store tile to buy, or a townsfolk to play it.")
@@ -591,6 +594,7 @@ class KeyHarvestTable(GameTable):
         if isinstance(action, (Bid, Choose, EndTurn, PlaceWorker, RemoveWorker, Buy, Harvest)):
             self._mode = self._worker = self._bid_tile = None
             self._bid = list(NO_BID)
+        self._show_my_move()          # the board (or the town) you clicked shows your move before the bots move
         events = ["move", *self._advance()]
         self._error = None
         self._render(events)
@@ -631,6 +635,23 @@ class KeyHarvestTable(GameTable):
         self._render([])
 
     # ----- drawing ----------------------------------------------------------------------------
+    def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
+        self._legal_memo = {}     # the state holds still while a render reads it
+        try:
+            super()._render(events, full, message)
+        finally:
+            self._legal_memo = None
+
+    def _legal(self, p: int) -> list[Any]:
+        """``state.legal_actions(p)``, asked once per render (the board, the town, the buttons and the hooks
+        all need it)."""
+        memo = self._legal_memo
+        if memo is None:
+            return self.state.legal_actions(p)
+        if p not in memo:
+            memo[p] = self.state.legal_actions(p)
+        return memo[p]
+
     @guarded
     def _redraw_board(self) -> None:
         with batch():
@@ -660,7 +681,7 @@ class KeyHarvestTable(GameTable):
             return [], []
         pend = st.pending
         if pend is not None:
-            codes = [a.value for a in st.legal_actions(p) if isinstance(a, Choose)]
+            codes = [a.value for a in self._legal(p) if isinstance(a, Choose)]
             return [c for c in codes if c in st.boards[p] or (pend.kind == "replace" and c in CODES)], []
         if self._mode == "worker" and self._worker:
             return st.legal_spaces(p, self._worker), []
@@ -689,7 +710,7 @@ class KeyHarvestTable(GameTable):
         st = self.state
         p = self.viewer
         mine = self._handoff is None and p in st.current_players() and not st.is_terminal()
-        legal = st.legal_actions(p) if mine else []
+        legal = self._legal(p) if mine else []
         biddable = {a.code for a in legal if isinstance(a, Bid)}
         buyable = {a.code for a in legal if isinstance(a, Buy)}
         if st.pending is not None and mine:
@@ -704,19 +725,16 @@ class KeyHarvestTable(GameTable):
         lines = [words.score_lines(st, q) for q in others]
         self.opponents.sync(st, others, st.active if not st.is_terminal() else None, lines)
 
-    def _sync_canvases(self, full: bool) -> None:
-        if self.board.canvas.ready:
-            if full:
-                self.board.draw_static()
-            self._sync_board()
-        if self.town.canvas.ready:
-            if full:
-                self.town.draw_static()
-            self._sync_town()
-        if self.opponents.canvas.ready:
-            if full:
-                self.opponents.draw_static()
-            self._sync_opponents()
+    def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
+        def redraw(view: Any, sync: Any) -> Any:
+            def step() -> None:
+                if full:
+                    view.draw_static()
+                sync()
+            return step
+        views = ((self.board, self._sync_board), (self.town, self._sync_town),
+                 (self.opponents, self._sync_opponents))
+        return [(view, redraw(view, sync)) for view, sync in views if view.canvas.ready]
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state
@@ -724,8 +742,9 @@ class KeyHarvestTable(GameTable):
         p = self.viewer
         over = st.is_terminal()
         handoff = st.players[self._handoff] if self._handoff is not None else None
+        legal = self._legal(p) if p in st.current_players() else []
         line = words.status_line(st, p, mode=self._mode, worker=self._worker, bid_tile=self._bid_tile,
-                                 bid=self._bid, handoff=handoff, auto=self.auto.value)
+                                 bid=self._bid, handoff=handoff, auto=self.auto.value, legal=legal)
         self.status.value = self._status_html(line, message)
         self.info.value = words.turn_info(st, p)
         mine_now = handoff is None and p in st.current_players() and not over and not st.turn_actions
@@ -737,7 +756,7 @@ class KeyHarvestTable(GameTable):
         # the action buttons: what this turn still allows, with the engine's reason when not
         reasons = []
         for kind, b in self.action_buttons.items():
-            why = words.may_reason(st, p, kind) if mine else "it is not your turn"
+            why = words.may_reason(st, p, kind, legal) if mine else "it is not your turn"
             done = kind in st.turn_actions
             b.disabled = why is not None or pend is not None
             b.tooltip = words.ACTION_HELP[kind] if why is None else f"Not now: {why}"
@@ -790,7 +809,7 @@ class KeyHarvestTable(GameTable):
     def _render_choices(self, st: KeyHarvestState, p: int, pend: Any) -> None:
         values: tuple[str, ...] = ()
         if pend is not None and pend.kind != "sale":
-            values = tuple(dict.fromkeys(a.value for a in st.legal_actions(p) if isinstance(a, Choose)))
+            values = tuple(dict.fromkeys(a.value for a in self._legal(p) if isinstance(a, Choose)))
         elif pend is not None:
             values = ("decline",)
         if values != self._choice_values:

@@ -16,7 +16,15 @@ from typing import Any
 from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.crops import CROPS, describe
 from sheetkit.games.key_harvest.events import EVENTS
-from sheetkit.games.key_harvest.moves import Bid, Buy, Harvest, PlaceWorker, RemoveWorker, parse_action
+from sheetkit.games.key_harvest.moves import (
+    Bid,
+    Buy,
+    Harvest,
+    KeyHarvestAction,
+    PlaceWorker,
+    RemoveWorker,
+    parse_action,
+)
 from sheetkit.games.key_harvest.state import KeyHarvestState
 from sheetkit.games.key_harvest.workers import WORKERS
 
@@ -52,8 +60,12 @@ def pay_words(c: Sequence[int]) -> str:
     return describe(c).replace(", ", " + ")
 
 
-def may_reason(state: KeyHarvestState, p: int, kind: str) -> str | None:
-    """Why the turn does not allow starting or continuing ``kind`` now (None: allowed) — the engine's words."""
+def may_reason(state: KeyHarvestState, p: int, kind: str,
+               legal: Sequence[KeyHarvestAction] | None = None) -> str | None:
+    """Why the turn does not allow starting or continuing ``kind`` now (None: allowed) — the engine's words.
+
+    ``legal``: ``state.legal_actions(p)`` when the caller already has it.
+    """
     if state.is_terminal():
         return "the game is over"
     if p not in state.current_players() or state.phase != "act":
@@ -63,7 +75,8 @@ def may_reason(state: KeyHarvestState, p: int, kind: str) -> str | None:
     why = state.may(p, kind)  # the engine's turn-structure check
     if why is not None:
         return str(why[0])
-    legal = state.legal_actions(p)
+    if legal is None:
+        legal = state.legal_actions(p)
     kinds = {Harvest: "harvest", PlaceWorker: "worker", RemoveWorker: "worker", Buy: "buy", Bid: "bid"}
     if not any(kinds.get(type(a)) == kind for a in legal):
         return {"harvest": "you have no unharvested tiles",
@@ -80,7 +93,7 @@ def turn_done(state: KeyHarvestState) -> str:
 
 def status_line(state: KeyHarvestState, viewer: int, *, mode: str | None = None, worker: str | None = None,
                 bid_tile: str | None = None, bid: Sequence[int] = (0, 0, 0, 0, 0), handoff: str | None = None,
-                auto: bool = True) -> str:
+                auto: bool = True, legal: Sequence[KeyHarvestAction] | None = None) -> str:
     """What to do now, in one sentence (plain text)."""
     if state.is_terminal():
         b = state.breakdown(viewer)
@@ -117,7 +130,7 @@ def status_line(state: KeyHarvestState, viewer: int, *, mode: str | None = None,
     done = state.turn_actions
     if not done:
         return f"{me} turn: choose up to 2 different actions — Harvest, Worker, Buy or Bid — or End turn."
-    left = [ACTION_LABELS[k] for k in ACTION_KINDS if may_reason(state, viewer, k) is None]
+    left = [ACTION_LABELS[k] for k in ACTION_KINDS if may_reason(state, viewer, k, legal) is None]
     if left:
         return f"Done: {turn_done(state)}. Next: {' / '.join(left)} — or End turn."
     return f"Done: {turn_done(state)}. Press End turn."

@@ -82,7 +82,8 @@ class TownBoard:
         self.players = players
         self.width = WIDTH
         self.height = town_height(players)
-        self.canvas = SheetCanvas(self.width, self.height, ("paper", "ink", "lit"), scale, css_class="sk-town")
+        self.canvas = SheetCanvas(self.width, self.height, ("paper", "ink", "lit"), scale, css_class="sk-town",
+                                  stacked=True)
         self.widget = self.canvas.widget
         self._drawn: Any = None
         self._lit: Any = None

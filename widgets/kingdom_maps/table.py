@@ -321,6 +321,7 @@ class KingdomTable(GameTable):
     # ----- handlers -------------------------------------------------------------------------
     @guarded
     def _on_click(self, x: float, y: float) -> None:
+        self._focus = self.sheet
         cell = self.sheet.hex_at(x, y)
         st = self.state
         if cell is None:
@@ -358,6 +359,7 @@ class KingdomTable(GameTable):
 
     @guarded
     def _on_dice_click(self, x: float, y: float) -> None:
+        self._focus = self.dice
         k = die_at(x, y, len(self.state.dice))
         if k is None:
             self._fail("Click a die to take it.")
@@ -484,18 +486,23 @@ class KingdomTable(GameTable):
                 choosable = tuple(k for k, (v, role, _) in enumerate(dice_roles(st, ME)) if v in picks and not role)
         self.dice.sync(st, ME, choosable, self._die_choice)
 
-    def _sync_canvases(self, full: bool) -> None:
+    def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
         st = self.state
+        steps: list[tuple[Any, Any]] = []
+
+        def redraw(view: Any, sync: Any) -> Any:
+            def step() -> None:
+                if full:
+                    view.draw_static()
+                sync()
+            return step
         if self.sheet.canvas.ready:
-            if full:
-                self.sheet.draw_static()
-            self.sheet.sync(st, ME)
+            steps.append((self.sheet, redraw(self.sheet, lambda: self.sheet.sync(st, ME))))
         if self.dice.canvas.ready:
-            self._sync_dice()
+            steps.append((self.dice, self._sync_dice))
         if self.opponents.canvas.ready and st.num_players > 1:
-            if full:
-                self.opponents.draw_static()
-            self.opponents.sync(st)
+            steps.append((self.opponents, redraw(self.opponents, lambda: self.opponents.sync(st))))
+        return steps
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

@@ -727,10 +727,13 @@ class KeyHarvestState(GameState):
                 acts += [PlaceWorker(wid, c) for c in self._spaces(player, wid)]
             acts += [RemoveWorker(c) for c in sorted(self.workers_on[player], key=B.sort_key)]
         if self._may(player, "buy") is None:
+            mine = self.counters[player]
             for o, store in enumerate(self.stores):
-                for code, bid, t in store:
-                    if self._buy_problem(player, o, bid, t) is None:
-                        acts.append(Buy(code))
+                # the same test as _buy_problem, without building the words nobody reads here
+                if o == player:
+                    acts += [Buy(code) for code, _, t in store if t < self.turn]
+                elif not self.protected[o]:
+                    acts += [Buy(code) for code, bid, _ in store if covers(mine, bid)]
         if self._may(player, "bid") is None:
             mine = self.counters[player]
             for code in self.registry:
