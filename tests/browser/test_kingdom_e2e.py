@@ -105,6 +105,8 @@ def test_play_a_seeded_solo_game_by_clicks_then_save_replay_and_load(repo_server
 
     actions = d.play_to_end(p)
     assert actions > 40
+    # The hidden state says "over" a message before the status line does (the status line comes last).
+    p.locator(".sk-status").filter(has_text="Game over").wait_for(timeout=15_000)
     status = p.locator(".sk-status").inner_text()
     assert status.startswith("Game over: you scored"), status
     p.locator(".sk-end").wait_for(state="visible", timeout=15_000)   # its own message, after the status line
