@@ -199,6 +199,15 @@ class GameTable:
         """(view, a call that brings it in line with the state) for each shown canvas, your own sheet first."""
         raise NotImplementedError
 
+    @staticmethod
+    def _redrawn(view: Any, sync: Callable[[], None], full: bool) -> Callable[[], None]:
+        """A step for ``_canvas_steps``: ``sync``, after the view's printed layers when ``full``."""
+        def step() -> None:
+            if full:
+                view.draw_static()
+            sync()
+        return step
+
     def _sync_canvases(self, full: bool) -> None:
         """Bring the canvases in line with the state, in one message; after a click on a canvas, that canvas in
         a message of its own that leaves at once, then the others in one more (a canvas that did not change

@@ -256,11 +256,7 @@ class AvenueTable(GameTable):
         if self.cards.canvas.ready:
             steps.append((self.cards, lambda: self.cards.sync(st, ME)))
         if self.opponents.canvas.ready and st.num_players > 1:
-            def opponents() -> None:
-                if full:
-                    self.opponents.draw_static()
-                self.opponents.sync(st)
-            steps.append((self.opponents, opponents))
+            steps.append((self.opponents, self._redrawn(self.opponents, lambda: self.opponents.sync(st), full)))
         return steps
 
     def _render_text(self, message: str | None = None) -> None:

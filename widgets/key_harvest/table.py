@@ -726,15 +726,9 @@ class KeyHarvestTable(GameTable):
         self.opponents.sync(st, others, st.active if not st.is_terminal() else None, lines)
 
     def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
-        def redraw(view: Any, sync: Any) -> Any:
-            def step() -> None:
-                if full:
-                    view.draw_static()
-                sync()
-            return step
         views = ((self.board, self._sync_board), (self.town, self._sync_town),
                  (self.opponents, self._sync_opponents))
-        return [(view, redraw(view, sync)) for view, sync in views if view.canvas.ready]
+        return [(view, self._redrawn(view, sync, full)) for view, sync in views if view.canvas.ready]
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

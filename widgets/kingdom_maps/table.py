@@ -489,19 +489,12 @@ class KingdomTable(GameTable):
     def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
         st = self.state
         steps: list[tuple[Any, Any]] = []
-
-        def redraw(view: Any, sync: Any) -> Any:
-            def step() -> None:
-                if full:
-                    view.draw_static()
-                sync()
-            return step
         if self.sheet.canvas.ready:
-            steps.append((self.sheet, redraw(self.sheet, lambda: self.sheet.sync(st, ME))))
+            steps.append((self.sheet, self._redrawn(self.sheet, lambda: self.sheet.sync(st, ME), full)))
         if self.dice.canvas.ready:
             steps.append((self.dice, self._sync_dice))
         if self.opponents.canvas.ready and st.num_players > 1:
-            steps.append((self.opponents, redraw(self.opponents, lambda: self.opponents.sync(st))))
+            steps.append((self.opponents, self._redrawn(self.opponents, lambda: self.opponents.sync(st), full)))
         return steps
 
     def _render_text(self, message: str | None = None) -> None:

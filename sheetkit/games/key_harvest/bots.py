@@ -135,7 +135,7 @@ class GreedyBot:
         best: tuple[float, KeyHarvestAction] | None = None
         for o, store in enumerate(state.stores):
             for code, bid, placed in store:
-                if state._buy_problem(player, o, bid, placed) is not None:
+                if state._buy_block(player, o, bid, placed) is not None:
                     continue
                 g = self.gain(state, player, code)
                 worth = g + 1.0 if o == player else g - sum(bid) * cw * 2 - self.buy_margin

@@ -727,13 +727,8 @@ class KeyHarvestState(GameState):
                 acts += [PlaceWorker(wid, c) for c in self._spaces(player, wid)]
             acts += [RemoveWorker(c) for c in sorted(self.workers_on[player], key=B.sort_key)]
         if self._may(player, "buy") is None:
-            mine = self.counters[player]
             for o, store in enumerate(self.stores):
-                # the same test as _buy_problem, without building the words nobody reads here
-                if o == player:
-                    acts += [Buy(code) for code, _, t in store if t < self.turn]
-                elif not self.protected[o]:
-                    acts += [Buy(code) for code, bid, _ in store if covers(mine, bid)]
+                acts += [Buy(code) for code, bid, t in store if self._buy_block(player, o, bid, t) is None]
         if self._may(player, "bid") is None:
             mine = self.counters[player]
             for code in self.registry:
@@ -741,16 +736,26 @@ class KeyHarvestState(GameState):
         acts.append(EndTurn())
         return acts
 
-    def _buy_problem(self, player: int, owner: int, bid: Counters, placed: int) -> tuple[str, str] | None:
+    def _buy_block(self, player: int, owner: int, bid: Counters, placed: int) -> str | None:
+        """What forbids ``player`` taking a tile from ``owner``'s store (an IllegalAction code), or None.
+
+        Words only for a refusal (``_buy_problem``): ``legal_actions`` asks this for every store tile.
+        """
         if owner == player:
-            if placed >= self.turn:
-                return "you can put a tile of your own store on your board only on a later turn", "too-soon"
-            return None
+            return "too-soon" if placed >= self.turn else None
         if self.protected[owner]:
-            return f"{self.players[owner]}'s Steward guards their store until their next turn", "protected"
+            return "protected"
         if not covers(self.counters[player], bid):
-            return f"you cannot pay {describe(bid)} for it", "cannot-pay"
+            return "cannot-pay"
         return None
+
+    def _buy_problem(self, player: int, owner: int, bid: Counters, placed: int) -> tuple[str, str] | None:
+        block = self._buy_block(player, owner, bid, placed)
+        if block is None:
+            return None
+        return {"too-soon": "you can put a tile of your own store on your board only on a later turn",
+                "protected": f"{self.players[owner]}'s Steward guards their store until their next turn",
+                "cannot-pay": f"you cannot pay {describe(bid)} for it"}[block], block
 
     def check(self, player: int, action: Any) -> None:
         if self.phase == OVER:
