@@ -140,6 +140,7 @@ class GameTable:
     OPPONENTS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("solo", ()),)
     SHARE_WHAT: ClassVar[str] = "this deal"
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
+    _serial: int = 0    # renders so far, in the status line and the hidden state (tables that count them)
 
     # Set by the subclass's _build: the player's sheet view (with a SheetCanvas ``canvas``) and the widgets.
     sheet: Any
@@ -496,7 +497,9 @@ class GameTable:
             note = f"<span class='sk-error'>{html.escape(err)}</span> "
         elif message:
             note = f"<b>{html.escape(message)}</b> "
-        return f"<div>{note}{html.escape(line)}</div>"
+        # The serial of the render this line belongs to: a driver that saw the hidden state move on waits
+        # for the line of the same render (the two are separate widget messages).
+        return f"<div data-serial='{self._serial}'>{note}{html.escape(line)}</div>"
 
     def _code_html(self) -> str:
         code = self.state.game_code()

@@ -20,6 +20,10 @@ JS_STATE = """() => { const el = document.querySelector('.sk-km-state');
   return el ? el.getAttribute('data-state') : null; }"""
 
 
+JS_LINE_SERIAL = """() => { const el = document.querySelector('.sk-status [data-serial]');
+  return el ? el.getAttribute('data-serial') : null; }"""
+
+
 def page_state(page: Any) -> dict[str, Any]:
     """The table's published state (what is legal now)."""
     raw = page.evaluate(JS_STATE)
@@ -56,7 +60,8 @@ class KingdomDriver:
         deadline = time.monotonic() + timeout
         while time.monotonic() < deadline:
             st = page_state(page)
-            if st["serial"] != serial:
+            # the hidden state moved on, and the status line of the same render has arrived too
+            if st["serial"] != serial and page.evaluate(JS_LINE_SERIAL) == str(st["serial"]):
                 return st
             page.wait_for_timeout(15)
         raise HarnessError(f"the table did not answer within {timeout:.0f} s after {self.actions[-3:]}; "
