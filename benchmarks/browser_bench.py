@@ -37,6 +37,7 @@ import argparse
 import json
 import os
 import platform
+import random
 import re
 import statistics
 import sys
@@ -84,6 +85,19 @@ def pct(xs: list[float], q: float) -> float:
     k = (len(s) - 1) * q
     lo, hi = int(k), min(int(k) + 1, len(s) - 1)
     return s[lo] + (s[hi] - s[lo]) * (k - lo)
+
+
+def ratio_interval(a: list[float], base: list[float], rounds: int = 2000) -> tuple[float, float]:
+    """A 90% bootstrap interval for median(a) / median(base): clicks resampled in pairs (click k of each page
+    was made at about the same time, so a busy moment of the machine hits both)."""
+    rng = random.Random(0)
+    n = min(len(a), len(base))
+    out = []
+    for _ in range(rounds):
+        idx = [rng.randrange(n) for _ in range(n)]
+        out.append(statistics.median(a[i] for i in idx) / statistics.median(base[i] for i in idx))
+    out.sort()
+    return out[int(0.05 * rounds)], out[int(0.95 * rounds) - 1]
 
 
 def load_avg() -> str:
@@ -324,7 +338,8 @@ def main(argv: list[str] | None = None) -> int:
     cm = results["clicks"][mini]
     for n in compared:
         c = results["clicks"][n]
-        ratios = {"click_median": c["median_ms"] / cm["median_ms"], "click_p95": c["p95_ms"] / cm["p95_ms"]}
+        ratios = {"click_median": c["median_ms"] / cm["median_ms"], "click_p95": c["p95_ms"] / cm["p95_ms"],
+                  "click_median_90": ratio_interval(c["all_ms"], cm["all_ms"])}
         if n in results["loads"]:
             ratios = {"load": results["loads"][n]["median_ms"] / results["loads"][mini]["median_ms"], **ratios}
         results["ratios" if n == "avenue" else f"ratios_{n.replace('-', '_')}"] = ratios
@@ -346,6 +361,10 @@ def main(argv: list[str] | None = None) -> int:
     row("page load -> drawn+clickable, median",
         [results["loads"][n]["median_ms"] if n in results["loads"] else nan for n in names], "ms", ".0f")
     row("click -> canvas updated, median", [results["clicks"][n]["median_ms"] for n in names], "ms", ".1f")
+    print(f"{'  median ratio, 90% interval (paired)':38}{'':{sum(wide)}}" + "".join(
+        "{:>16}".format("{:.2f}–{:.2f}".format(*results["ratios" if n == "avenue" else
+                                                       f"ratios_{n.replace('-', '_')}"]["click_median_90"]))
+        for n in compared))
     row("click -> canvas updated, p95", [results["clicks"][n]["p95_ms"] for n in names], "ms", ".1f")
     for key, label in (("msgs_in", "kernel->browser msgs / click"), ("msgs_out", "browser->kernel msgs / click"),
                        ("bytes_in", "kernel->browser bytes / click"), ("bytes_out", "browser->kernel bytes / click")):

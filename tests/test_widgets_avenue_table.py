@@ -69,12 +69,14 @@ def test_a_click_draws_the_road_in_one_message_touching_only_what_changed(rec):
     r, c = first_free(t)
     number = t.state.card.number
     t.click_cell(r, c)
-    assert rec.count() == 2, "your road, then the bot's sheet"
+    assert rec.count() == 3, "your road, the rest of your sheet, then the bot's sheet"
     assert rec.canvases(0) == {layer(t, "ink").model_id}, "your road leaves first, in a message of its own"
+    assert rec.canvases(1) == {layer(t, "ink").model_id}, "then the legal cells' tints go"
     assert t.state.sheets[0].roads[r * 6 + c] == number
-    assert layer(t, "paper").model_id not in rec.canvases(), "the printed sheet is never redrawn after a move"
-    assert layer(t, "print").model_id not in rec.canvases()
-    assert rec.commands(layer(t, "ink"), None)["stroke"] == 1, "only the new road is inked"
+    assert layer(t, "paper").model_id not in rec.canvases(None), "the printed sheet is never redrawn after a move"
+    assert layer(t, "print").model_id not in rec.canvases(None)
+    assert rec.commands(layer(t, "ink"), 0)["stroke"] == 2, "the new road and its last-move corners"
+    assert rec.commands(layer(t, "ink"), 1)["stroke"] == 0, "no other road is inked"
     assert "You drew road" in t.status_text
 
 
@@ -116,7 +118,7 @@ def test_clicks_outside_the_grid_and_acting_twice_are_refused_in_words(rec):
     assert "Next card" in t.status_text
     t.peek_button.click()
     assert t.state.fingerprint() == before
-    assert rec.count() == 2, "only the legal move drew anything (your road, then the bot's sheet)"
+    assert rec.count() == 3, "only the legal move drew anything (your road, the rest of your sheet, the bot's sheet)"
 
 
 def test_next_card_before_acting_says_what_to_do_first(rec):
@@ -160,21 +162,22 @@ def test_peek_shows_the_next_farm_to_you_only_once_per_round(rec):
 def test_bots_act_on_the_same_card_after_you_and_their_sheets_update_right_after_yours(rec):
     t = ready_table(rec, bots=("greedy", "random"))
     t.click_cell(*first_free(t))
-    assert rec.count() == 2
+    assert rec.count() == 3, "your road, the rest of your sheet, the bots' sheets"
     assert all(a is not None for a in t.state.acted)
     opp_ink = t.opponents.canvas["ink"].canvas
     drew = sum(isinstance(a, Draw) for a in t.state.acted[1:])
-    assert opp_ink.model_id not in rec.canvases(0), "your road does not wait for the bots"
-    assert rec.commands(opp_ink, 1)["stroke"] == drew
+    assert opp_ink.model_id not in rec.canvases(0) | rec.canvases(1), "your road does not wait for the bots"
+    assert rec.commands(opp_ink, 2)["stroke"] == drew
     assert "Greedy bot:" in t.log.value and "Random bot:" in t.log.value
 
 
 def test_auto_next_flips_the_next_card_right_after_your_move(rec):
     t = ready_table(rec, auto_next=True)
     t.click_cell(*first_free(t))
-    assert rec.count() == 3, "your road; then your sheet for the new card; then the card and the bot's sheet"
-    assert rec.commands(layer(t, "ink"), 0)["stroke"] == 1 and rec.canvases(0) == {layer(t, "ink").model_id}
-    assert t.cards.canvas["cards"].canvas.model_id in rec.canvases(2)
+    assert rec.count() == 4, ("your road; the rest of your sheet; then your sheet for the new card; then the card "
+                              "and the bot's sheet")
+    assert rec.commands(layer(t, "ink"), 0)["stroke"] == 2 and rec.canvases(0) == {layer(t, "ink").model_id}
+    assert t.cards.canvas["cards"].canvas.model_id in rec.canvases(3)
     assert t.state.phase == "act" and t.state.acted[0] is None
     assert t.status_text.startswith("Draw road")
 
@@ -215,7 +218,7 @@ def test_a_whole_game_through_the_widget_ends_with_the_engines_breakdown(rec):
     st = t.state
     assert st.is_terminal()
     assert {n for kind, n in per_action if kind != "draw"} == {1}, "every Next card and Peek: one canvas message"
-    assert {n for kind, n in per_action if kind == "draw"} == {2}, "every road: yours, then the bot's sheet"
+    assert {n for kind, n in per_action if kind == "draw"} == {3}, "each road: yours, your sheet, the bot's"
     assert breakdown_totals(t) == {p: st.breakdown(p)["total"] for p in range(st.num_players)}
     assert t.end_box.layout.display == "flex" and t.play_column.layout.display == "none"
     assert t.status_text.startswith("Game over")

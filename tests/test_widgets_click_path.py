@@ -99,9 +99,9 @@ def test_your_road_is_drawn_before_the_bots_think(rec: Recorder, monkeypatch: py
     monkeypatch.setattr(bot, "act", act)
     d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
     t.click_cell(d.row, d.col)
-    assert seen == [1], "your road had left before the bot began"
+    assert seen == [2], "your road, then the rest of your sheet, had left before the bot began"
     ink = t.sheet.canvas["ink"].canvas.model_id
-    assert rec.canvases(0) == {ink} and rec.commands(t.sheet.canvas["ink"].canvas, 0)["stroke"] == 1
+    assert rec.canvases(0) == {ink} and rec.commands(t.sheet.canvas["ink"].canvas, 0)["stroke"] == 2
 
 
 def test_a_key_harvest_click_asks_the_engine_for_the_legal_moves_once(monkeypatch: pytest.MonkeyPatch) -> None:
@@ -136,3 +136,68 @@ def test_a_failed_first_drawing_still_lets_the_bots_move(rec: Recorder, monkeypa
     assert all(a is not None for a in t.state.acted), "the bot played on the same card"
     assert "pencil broke" in t.status_text
     assert canvas_manager()._caching is False
+
+
+POINTS = {"clearRect": 4, "fillRect": 4, "strokeRect": 4, "moveTo": 2, "lineTo": 2, "quadraticCurveTo": 4, "arcTo": 4}
+
+
+def test_your_road_leaves_alone_inside_the_clicked_cell_and_the_sheet_ends_as_a_full_redraw(rec: Recorder) -> None:
+    from sheetkit.widgets.avenue.sheet import _cell_looks
+
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",))
+    t.simulate_client_ready()
+    for _ in range(3):
+        rec.clear()
+        d = [a for a in t.state.legal_actions(0) if isinstance(a, Draw)][4]
+        x, y, s, _ = t.sheet.geometry.cell_rect(d.row, d.col)
+        t.click_cell(d.row, d.col)
+        first = [(name, args) for _, name, args in rec.drawn[0] if name in POINTS]
+        assert first and len(rec.drawn[0]) < 40, "your road alone: a few dozen commands, not the legal cells' tints"
+        for name, args in first:
+            xs, ys = args[0:POINTS[name]:2], args[1:POINTS[name]:2]
+            if name.endswith("Rect"):                       # x, y, width, height
+                xs, ys = [args[0], args[0] + args[2]], [args[1], args[1] + args[3]]
+            assert all(x - 0.01 <= v <= x + s + 0.01 for v in xs), (name, args, "outside the clicked cell")
+            assert all(y - 0.01 <= v <= y + s + 0.01 for v in ys), (name, args, "outside the clicked cell")
+        assert rec.count() == 3 and rec.commands(t.sheet.canvas["ink"].canvas, 1)["clearRect"] > 0, \
+            "then the rest of your sheet: the other legal cells' tints go"
+        assert t.sheet._cells == _cell_looks(t.state, 0, True), "what is drawn is what a full redraw would draw"
+        t.next_button.click()
+
+
+def test_the_pen_draws_polygons_as_path_commands_without_binary_buffers(rec: Recorder) -> None:
+    layer = Layer(Canvas(width=20, height=20), 1.0)
+    square = [(1.0, 1.0), (9.0, 1.0), (9.0, 9.0), (1.0, 9.0)]
+    with batch():
+        layer.ctx.fill_polygon(square)
+        layer.ctx.stroke_polygon(square)
+        layer.ctx.stroke_lines(square)
+    names = [name for _, name, _ in rec.drawn[0]]
+    square_path = ["beginPath", "moveTo", "lineTo", "lineTo", "lineTo"]
+    assert names == ["setTransform", *square_path, "closePath", "fill", "stroke", *square_path, "stroke"], \
+        "a polygon filled then outlined is one path; the open polyline another"
+    assert [args for _, name, args in rec.drawn[0] if name == "moveTo"] == [[1.0, 1.0]] * 2
+    assert rec.buffers == [0], "the points travel in the commands, not as a binary buffer per shape"
+    rec.clear()
+    with batch():
+        layer.ctx.fill_polygon(square)
+        layer.ctx.fill_circle(5, 5, 2)                # another shape begins another path
+        layer.ctx.stroke_polygon(square)
+    names = [name for _, name, _ in rec.drawn[0]]
+    assert names == ["setTransform", *square_path, "closePath", "fill", "fillCircle",
+                     *square_path, "closePath", "stroke"]
+    rec.clear()
+    layer.ctx.fill_polygon(square)                    # outside a batch each command would be a message: one command
+    assert rec.count() == 1 and [name for _, name, _ in rec.drawn[0]] == ["fillPolygon"]
+
+
+def test_a_harvest_is_one_small_message_without_binary_buffers(rec: Recorder) -> None:
+    t = KeyHarvestTable(code="KH-0000-0001", bots=("greedy", "greedy"))
+    t.simulate_client_ready()
+    rec.clear()
+    t.click_space(next(a for a in t.state.legal_actions(0) if isinstance(a, Harvest)).code)
+    assert rec.count() == 1
+    assert rec.buffers == [0], "no numpy buffer per hexagon"
+    names = [name for _, name, _ in rec.drawn[0]]
+    assert "clip" not in names and "clearRect" not in names, "the pale side goes over the tile: no erase, no clip"
+    assert names.count("drawImage") >= 1 and len(names) < 20, "the crop's cover copied, and the code"

@@ -12,6 +12,7 @@ from sheetkit.widgets.geometry import (
     SquareGeometry,
     cell_at,
     cell_center,
+    clip_segment,
     hex_at,
     hex_center,
     to_canvas,
@@ -131,3 +132,41 @@ def test_unbounded_hex_helpers_round_trip():
     for q in range(-3, 4):
         for r in range(-3, 4):
             assert hex_at(*hex_center(q, r, 15, (7, 9)), 15, (7, 9)) == (q, r)
+
+
+
+HEX = [(10 * math.cos(math.radians(-90 + 60 * k)), 10 * math.sin(math.radians(-90 + 60 * k))) for k in range(6)]
+
+
+def depth(p: tuple[float, float], poly: list[tuple[float, float]]) -> float:
+    """How far inside the convex polygon ``p`` lies (negative: outside): the least distance to an edge's line."""
+    n = len(poly)
+    area2 = sum(poly[i][0] * poly[(i + 1) % n][1] - poly[(i + 1) % n][0] * poly[i][1] for i in range(n))
+    out = math.inf
+    for i in range(n):
+        (ax, ay), (bx, by) = poly[i], poly[(i + 1) % n]
+        cross = (bx - ax) * (p[1] - ay) - (by - ay) * (p[0] - ax)
+        out = min(out, math.copysign(1, area2) * cross / math.dist((ax, ay), (bx, by)))
+    return out
+
+
+def test_clip_segment_cuts_a_line_to_a_square_in_either_winding():
+    square = [(0.0, 0.0), (4.0, 0.0), (4.0, 4.0), (0.0, 4.0)]
+    for poly in (square, square[::-1]):
+        assert clip_segment((-2.0, 2.0), (6.0, 2.0), poly) == ((0.0, 2.0), (4.0, 2.0))
+        assert clip_segment((1.0, 1.0), (3.0, 3.0), poly) == ((1.0, 1.0), (3.0, 3.0)), "inside: unchanged"
+        assert clip_segment((5.0, 0.0), (9.0, 4.0), poly) is None, "outside: nothing"
+        assert clip_segment((-1.0, 5.0), (5.0, 5.0), poly) is None, "parallel to an edge, outside it"
+
+
+@given(st.floats(-20, 20), st.floats(-20, 20), st.floats(-20, 20), st.floats(-20, 20), st.floats(0, 1))
+def test_clip_segment_keeps_exactly_the_part_inside_a_hex(ax, ay, bx, by, t):
+    """The hatching of a harvested Key Harvest tile is cut to its hex this way, not by a canvas clip."""
+    part = clip_segment((ax, ay), (bx, by), HEX)
+    p = (ax + t * (bx - ax), ay + t * (by - ay))        # a point of the segment
+    if part is not None:
+        assert depth(part[0], HEX) > -1e-6 and depth(part[1], HEX) > -1e-6, "both ends lie in the hex"
+    if depth(p, HEX) > 1e-6:
+        assert part is not None, "a segment with a point inside keeps a part"
+        along = [(q[0] - ax) * (bx - ax) + (q[1] - ay) * (by - ay) for q in (part[0], p, part[1])]
+        assert along[0] - 1e-6 <= along[1] <= along[2] + 1e-6, "every point inside the hex is in the kept part"

@@ -1,7 +1,8 @@
 """What a Key Harvest board click redraws, counted on ipycanvas's shared canvas manager (issue #9, Speed).
 
-A harvest flips one group: the board's tiles layer must redraw those spaces only (each erased inside
-its hex, then drawn again), not all of your tiles; a new browser still gets the whole board.
+A harvest flips one group: the board's tiles layer draws the pale side over those spaces only (nothing
+erased, no icon drawn again), not all of your tiles; a new browser still gets the whole board, each
+harvested tile as its up side under the same cover.
 """
 
 from __future__ import annotations
@@ -25,13 +26,26 @@ def test_a_harvest_redraws_only_the_spaces_it_flipped_and_a_new_browser_gets_the
     assert flipped and len(flipped) < len(after), "this deal's first harvest flips a group, not the whole board"
     assert rec.count() == 1, "a harvest is one canvas message"
     drawn = rec.commands(tiles)
-    assert drawn["clearRect"] == len(flipped), "each flipped space is erased, and nothing else"
-    assert drawn["fillText"] == len(flipped), "one code label per redrawn tile: the others and the title stay"
+    assert drawn["clearRect"] == 0 and drawn["clip"] == 0, "the pale side goes over the tile: nothing is erased"
+    cover_ids = {f"IPY_MODEL_{layer.canvas.model_id}" for layer in t.board.covers.layers}
+    stamps = [args for _, name, args in rec.drawn[0] if name == "drawImage"]
+    assert len(stamps) == len(flipped) and {a[0] for a in stamps} <= cover_ids, "one crop's cover copied per tile"
+    assert len(rec.drawn[0]) < 20, "a copy and the code, not the cover's ~100 commands"
+    assert drawn["fillText"] == len(flipped), "one code label per flipped tile: the others and the title stay"
+    cover = [(name, args) for _, name, args in rec.drawn[0] if name not in ("set", "setTransform")]
 
     rec.clear()
     t.simulate_client_ready()                 # a browser that connects now has nothing drawn: all of it
     full = rec.commands(tiles, k=next(i for i, m in enumerate(rec.messages) if tiles.model_id in {c for c, _ in m}))
-    assert full["clearRect"] == 1 and full["fillText"] == len(after) + 1, "every tile and the title"
+    assert full["clearRect"] == 1, "the layer is cleared once"
+    assert full["fillText"] == len(after) + 1, "every tile's code and the title"
+    redrawn = [(name, args) for m in rec.drawn for _, name, args in m if name not in ("set", "setTransform")]
+    assert any(redrawn[i:i + len(cover)] == cover for i in range(len(redrawn))), \
+        "a new browser's harvested tile is the up side under the very cover the harvest drew"
+    drawn_on = [cid for m in rec.drawn for cid, _, _ in m]
+    first_stamp = next(i for i, (_, name, _) in enumerate(x for m in rec.drawn for x in m) if name == "drawImage")
+    assert {layer.canvas.model_id for layer in t.board.covers.layers} <= set(drawn_on[:first_stamp]), \
+        "a new browser gets the covers drawn before the first tile copies one"
 
 
 def test_choosing_a_registry_tile_redraws_the_rings_only(monkeypatch):

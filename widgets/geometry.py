@@ -8,7 +8,7 @@ another size back onto the canvas's own pixels.
 from __future__ import annotations
 
 import math
-from collections.abc import Collection
+from collections.abc import Collection, Sequence
 from dataclasses import dataclass, replace
 
 Cell = tuple[int, int]
@@ -156,3 +156,30 @@ def hex_at(x: float, y: float, size: float, origin: Point = (0.0, 0.0)) -> Cell:
 def hex_center(q: int, r: int, size: float, origin: Point = (0.0, 0.0)) -> Point:
     """Pointy-top axial hex grid: centre of (q, r)."""
     return HexGeometry(size, origin[0], origin[1]).cell_center(q, r)
+
+
+def clip_segment(a: Point, b: Point, polygon: Sequence[Point]) -> tuple[Point, Point] | None:
+    """The part of segment a–b inside the convex ``polygon`` (corners in either winding), or None (Cyrus–Beck)."""
+    n = len(polygon)
+    # the polygon's winding, so that every edge's inward normal points the same way
+    area2 = sum(polygon[i][0] * polygon[(i + 1) % n][1] - polygon[(i + 1) % n][0] * polygon[i][1] for i in range(n))
+    sign = 1.0 if area2 > 0 else -1.0
+    dx, dy = b[0] - a[0], b[1] - a[1]
+    t0, t1 = 0.0, 1.0
+    for i in range(n):
+        (px, py), (qx, qy) = polygon[i], polygon[(i + 1) % n]
+        nx, ny = -(qy - py) * sign, (qx - px) * sign            # inward normal of edge p–q
+        num = nx * (a[0] - px) + ny * (a[1] - py)             # > 0: a is inside this edge
+        den = nx * dx + ny * dy
+        if den == 0:
+            if num < 0:
+                return None                                   # parallel to the edge and outside it
+            continue
+        t = -num / den
+        if den > 0:
+            t0 = max(t0, t)
+        else:
+            t1 = min(t1, t)
+        if t0 > t1:
+            return None
+    return (a[0] + t0 * dx, a[1] + t0 * dy), (a[0] + t1 * dx, a[1] + t1 * dy)

@@ -227,13 +227,17 @@ class GameTable:
                 if step is not first:
                     step[1]()
 
-    def _show_my_move(self) -> None:
+    def _show_my_move(self, spot: Callable[[], None] | None = None) -> None:
         """After a click on a canvas: draw that canvas now, before the bots think (their moves, sheets and the
-        text follow)."""
+        text follow). ``spot`` draws the clicked spot alone: it goes ahead, in a message of its own, so what the
+        player looks at does not wait for the rest of the canvas (a few commands instead of dozens)."""
         first = next((s for s in self._canvas_steps(False) if s[0] is self._focus), None)
         if first is None:
             return
         try:
+            if spot is not None:
+                with batch():
+                    spot()
             with batch():
                 first[1]()
         except Exception:  # the move is made: the bots still move, and the render after draws everything again

@@ -173,19 +173,32 @@ class AvenueSheet:
                 self._tints(ink, i, tints)
             ctx.global_composite_operation = "source-over"
         for i in full:
-            x, y, s, _ = g.cell_rect(*divmod(i, g.cols))
-            if self._cells is not None:
-                if old[i].road or old[i].last:
-                    ink.clear_rect(x, y, s, s)
-                else:                               # only tints, 1 px inside: a neighbour's road end stays
-                    ink.clear_rect(x + 1, y + 1, s - 2, s - 2)
-            look = looks[i]
-            self._tints(ink, i, look.tints)
-            if look.road:
-                art.road(ink.ctx, x, y, s, look.road)
-            if look.last:
-                self._last_marks(ink, i)
+            self._redraw_cell(ink, i, old[i] if self._cells is not None else None, looks[i])
         self._cells = list(looks)
+
+    def sync_cell(self, state: AvenueState, player: int, row: int, col: int, interactive: bool = True) -> None:
+        """Draw cell (row, col) as ``state`` has it, and nothing else (the clicked cell, sent ahead of ``sync``)."""
+        if self._cells is None:
+            return                                  # a full redraw is due: ``sync`` draws everything
+        i = row * self.geometry.cols + col
+        look = _cell_looks(state, player, interactive)[i]
+        if look != self._cells[i]:
+            self._redraw_cell(self.canvas["ink"], i, self._cells[i], look)
+            self._cells[i] = look
+
+    def _redraw_cell(self, ink: Any, i: int, old: CellLook | None, look: CellLook) -> None:
+        """Cell i from scratch: cleared (unless the layer was just cleared), tints, road, last-move marks."""
+        x, y, s, _ = self.geometry.cell_rect(*divmod(i, self.geometry.cols))
+        if old is not None:
+            if old.road or old.last:
+                ink.clear_rect(x, y, s, s)
+            else:                                   # only tints, 1 px inside: a neighbour's road end stays
+                ink.clear_rect(x + 1, y + 1, s - 2, s - 2)
+        self._tints(ink, i, look.tints)
+        if look.road:
+            art.road(ink.ctx, x, y, s, look.road)
+        if look.last:
+            self._last_marks(ink, i)
 
     def _tints(self, ink: Any, i: int, tints: frozenset[str], clip: Rect | None = None) -> None:
         """Fill cell i's tints (network, then legal), only inside ``clip`` if given."""
@@ -227,9 +240,14 @@ class AvenueSheet:
         ctx.line_width = 2.5
         ctx.line_cap = "square"
         a, d = 2.5, CORNER - 4.5             # inset of the corner point, length of each arm
+        # One path of plain commands: stroke_lines would send each bracket as a binary buffer of its own.
+        ctx.begin_path()
         for cx, cy, dx, dy in ((x + a, y + a, 1, 1), (x + s - a, y + a, -1, 1), (x + a, y + s - a, 1, -1),
                                (x + s - a, y + s - a, -1, -1)):
-            ctx.stroke_lines([(cx + dx * d, cy), (cx, cy), (cx, cy + dy * d)])
+            ctx.move_to(cx + dx * d, cy)
+            ctx.line_to(cx, cy)
+            ctx.line_to(cx, cy + dy * d)
+        ctx.stroke()
 
     # ----- the printed layers ---------------------------------------------------------------
     def _draw_paper(self) -> None:

@@ -170,7 +170,8 @@ class AvenueTable(GameTable):
         if self.state.is_terminal():
             raise IllegalAction("the game is over", "over")
         self.state.apply(ME, Draw(*cell))
-        self._show_my_move()          # your road shows before the bots draw theirs (a Monte Carlo bot thinks)
+        # your road first, then the rest of your sheet, before the bots draw theirs (a Monte Carlo bot thinks)
+        self._show_my_move(lambda: self.sheet.sync_cell(self.state, ME, *cell))
         self._after_my_move()
 
     @guarded

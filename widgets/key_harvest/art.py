@@ -8,11 +8,12 @@ on an ipycanvas ``Canvas`` in CSS pixels and sets every style it uses.
 
 from __future__ import annotations
 
+import functools
 import math
 
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
-from sheetkit.widgets.geometry import Point
+from sheetkit.widgets.geometry import Point, clip_segment
 from sheetkit.widgets.shapes import rounded_box
 
 from sheetkit.games.key_harvest.crops import CROPS
@@ -27,6 +28,8 @@ LEGAL_FILL = "rgba(86, 180, 233, 0.30)"     # sky: where the chosen thing may go
 LEGAL_RING = "rgba(0, 114, 178, 0.85)"      # and a dashed ring: a second cue besides the tint
 GROUP_FILL = "rgba(230, 159, 0, 0.30)"      # orange: the group a harvest would flip
 CHOSEN_RING = theme.OKABE_ITO["vermillion"]  # the registry tile you are bidding for
+# Paper at 0.66 over an up tile's fill (its colour 0.35 towards paper) leaves it 0.78 towards paper: pale.
+HARVEST_COVER = "rgba({}, {}, {}, 0.66)".format(*(int(theme.PAPER[i:i + 2], 16) for i in (1, 3, 5)))
 
 
 def hex_points(cx: float, cy: float, size: float) -> list[Point]:
@@ -68,48 +71,70 @@ def code_label(ctx: Canvas, cx: float, cy: float, size: float, code: str, colour
 
 def field_tile(ctx: Canvas, cx: float, cy: float, size: float, code: str, crop: int, harvested: bool,
                show_code: bool = True) -> None:
-    """A field tile on a space: crop colour and icon; the harvested side pale, hatched, icon faded."""
+    """A field tile on a space: crop colour and icon; the harvested side is the same tile under a pale, hatched
+    cover (``harvest_cover``)."""
     pts = hex_points(cx, cy, size - 1.2)
+    ctx.fill_style = tint(CROP_COLOUR[crop], 0.35)
+    ctx.fill_polygon(pts)
+    ctx.stroke_style = CROP_INK[crop]
+    ctx.line_width = 1.6
+    ctx.stroke_polygon(pts)
+    crop_icon(ctx, cx, cy + size * 0.18, size * 0.38, crop)
     if harvested:
-        ctx.fill_style = tint(CROP_COLOUR[crop], 0.78)
-        ctx.fill_polygon(pts)
-        _hatch(ctx, cx, cy, size - 1.2, tint(CROP_INK[crop], 0.45))
-        ctx.stroke_style = tint(CROP_INK[crop], 0.35)
-        ctx.line_width = 1.2
-        ctx.set_line_dash([3, 2])
-        ctx.stroke_polygon(pts)
-        ctx.set_line_dash([])
-        crop_icon(ctx, cx, cy + size * 0.18, size * 0.32, crop, colour=tint(CROP_INK[crop], 0.4),
-                  fill=tint(CROP_COLOUR[crop], 0.55))
-    else:
-        ctx.fill_style = tint(CROP_COLOUR[crop], 0.35)
-        ctx.fill_polygon(pts)
-        ctx.stroke_style = CROP_INK[crop]
-        ctx.line_width = 1.6
-        ctx.stroke_polygon(pts)
-        crop_icon(ctx, cx, cy + size * 0.18, size * 0.38, crop)
-    if show_code:
-        code_label(ctx, cx, cy - size * 0.5, size, code, theme.INK if not harvested else theme.PRINT)
+        harvest_cover(ctx, cx, cy, size, code if show_code else None, crop)
+    elif show_code:
+        code_label(ctx, cx, cy - size * 0.5, size, code, theme.INK)
+
+
+def harvest_cover(ctx: Canvas, cx: float, cy: float, size: float, code: str | None, crop: int) -> None:
+    """The harvested side, drawn over the tile's up side: paper at two thirds (the colour fades), diagonal
+    hatching and a dashed edge (two cues besides the colour), the crop's symbol faded and the code on top.
+
+    Over the up side rather than instead of it, a harvest draws this alone: nothing erased, no icon again.
+    """
+    ctx.fill_style = HARVEST_COVER
+    ctx.fill_polygon(hex_points(cx, cy, size - 0.2))          # over the up side's edge too
+    _hatch(ctx, cx, cy, size - 1.2, tint(CROP_INK[crop], 0.45))
+    ctx.stroke_style = tint(CROP_INK[crop], 0.35)
+    ctx.line_width = 1.2
+    ctx.set_line_dash([3, 2])
+    ctx.stroke_polygon(hex_points(cx, cy, size - 1.2))
+    ctx.set_line_dash([])
+    # the crop's symbol again on top, faded, over its own faint copy: it still names the crop in greyscale
+    crop_icon(ctx, cx, cy + size * 0.18, size * 0.38, crop, colour=tint(CROP_INK[crop], 0.4),
+              fill=tint(CROP_COLOUR[crop], 0.55))
+    if code is not None:
+        code_label(ctx, cx, cy - size * 0.5, size, code, theme.PRINT)
 
 
 def _hatch(ctx: Canvas, cx: float, cy: float, size: float, colour: str) -> None:
-    """Diagonal lines clipped to the hex: the harvested side's second cue."""
-    ctx.save()
-    ctx.begin_path()
-    pts = hex_points(cx, cy, size)
-    ctx.move_to(*pts[0])
-    for p in pts[1:]:
-        ctx.line_to(*p)
-    ctx.close_path()
-    ctx.clip()
+    """Diagonal lines inside the hex: the harvested side's second cue.
+
+    The lines are cut to the hex here, not by a canvas clip, and stroked as one path: in Chromium's software
+    canvas a clip costs more than the lines themselves.
+    """
     ctx.stroke_style = colour
     ctx.line_width = 1
+    ctx.begin_path()
+    for (ax, ay), (bx, by) in _hatch_lines(size):
+        ctx.move_to(cx + ax, cy + ay)
+        ctx.line_to(cx + bx, cy + by)
+    ctx.stroke()
+
+
+@functools.lru_cache(maxsize=16)
+def _hatch_lines(size: float) -> tuple[tuple[Point, Point], ...]:
+    """The hatch's segments for a hex of radius ``size`` centred at the origin (the same for every tile)."""
+    hexagon = hex_points(0.0, 0.0, size - 0.5)    # half a line width in: a line's square end stays inside
     step = max(4.0, size / 4)
+    out = []
     k = -2 * size
     while k < 2 * size:
-        ctx.stroke_line(cx + k - size, cy + size, cx + k + size, cy - size)
+        part = clip_segment((k - size, size), (k + size, -size), hexagon)
+        if part is not None:
+            out.append(part)
         k += step
-    ctx.restore()
+    return tuple(out)
 
 
 def crop_icon(ctx: Canvas, cx: float, cy: float, s: float, crop: int, colour: str | None = None,

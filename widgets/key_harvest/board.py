@@ -7,9 +7,13 @@ redraws only the spaces it changed), and
 spaces sit where the engine's ``POSITION`` puts them: the centre of a space at half-hex column x,
 row r is at (x · w/2, r · 3h/4) for pointy-top hexes w = √3·size wide and h = 2·size tall.
 
-The canvases are ``MultiCanvas``es (one <canvas>): on a phone the page CSS shrinks them to the
-screen's width, and ipycanvas reports clicks in the canvas's own pixels whatever size it is shown
-at, so clicks still land on the right space.
+The layers are stacked canvases (``SheetCanvas(stacked=True)``): on a phone the page CSS shrinks them
+to the screen's width, and ipycanvas reports clicks in the canvas's own pixels whatever size it is
+shown at, so clicks still land on the right space.
+
+A harvested tile is its up side with the crop's harvested cover copied over it from a small canvas
+of its own (``HarvestCovers``, never shown, drawn for each new browser with the printed board): a
+harvest sends one copy and the code, not the ~100 commands of the cover's hatching, edge and symbol.
 """
 
 from __future__ import annotations
@@ -19,12 +23,14 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from ipycanvas import Canvas
 from sheetkit.widgets import theme
-from sheetkit.widgets.canvas import SheetCanvas
+from sheetkit.widgets.canvas import Layer, SheetCanvas
 from sheetkit.widgets.geometry import Point
 from sheetkit.widgets.key_harvest import art
 
 from sheetkit.games.key_harvest.board import CODES, CROP_OF, POSITION
+from sheetkit.games.key_harvest.crops import CROPS
 from sheetkit.games.key_harvest.workers import WORKERS
 
 LAYERS = ("paper", "tiles", "highlight")
@@ -77,6 +83,37 @@ def player_view(state: Any, p: int) -> tuple[dict[str, str], dict[str, str]]:
     return dict(state.boards[p]), dict(state.workers_on[p])
 
 
+class HarvestCovers:
+    """Each crop's harvested cover (``art.harvest_cover``) on a small canvas of its own, copied onto a tile.
+
+    The canvases are never shown: ipycanvas draws on a canvas's model in the browser, shown or not, and
+    ``draw_image`` copies it. A cover is stamped on whole device pixels, 1:1, so the copy is exact.
+    """
+
+    def __init__(self, size: float, scale: float) -> None:
+        self.size, self.scale = size, scale
+        self.half = float(math.ceil(size))       # a cover spans its centre ± half, in CSS px
+        side = round(2 * self.half * scale)
+        self.layers = [Layer(Canvas(width=side, height=side), scale) for _ in CROPS]
+
+    def draw(self) -> None:
+        """Draw the covers (for a new browser: before any tile uses them, in the same batch)."""
+        for crop, layer in enumerate(self.layers):
+            layer.clear()
+            art.harvest_cover(layer.ctx, self.half, self.half, self.size, None, crop)
+
+    def stamp(self, ctx: Any, cx: float, cy: float, crop: int) -> None:
+        """Copy ``crop``'s cover onto the tile centred at (cx, cy) (CSS px)."""
+        k = self.scale
+        x, y = round((cx - self.half) * k) / k, round((cy - self.half) * k) / k
+        ctx.draw_image(self.layers[crop].canvas, x, y, 2 * self.half, 2 * self.half)
+
+    def close(self) -> None:
+        """Close the cover canvases."""
+        for layer in self.layers:
+            layer.canvas.close()
+
+
 class CountryBoard:
     """The player's country board, drawn from the engine state; clicks name a space."""
 
@@ -84,6 +121,7 @@ class CountryBoard:
         self.geo = BoardGeometry(size, 10.0, 30.0)
         self.width = float(math.ceil(self.geo.width + 20))
         self.height = float(math.ceil(self.geo.top + self.geo.height + 8))
+        self.covers = HarvestCovers(size, scale)
         self.canvas = SheetCanvas(self.width, self.height, LAYERS, scale, css_class="sk-board", stacked=True)
         self.widget = self.canvas.widget
         self.widget.add_class("sk-sheet")   # the player's sheet, as on every table (browser tests find it)
@@ -104,7 +142,8 @@ class CountryBoard:
         self._drawn = self._lit = None
 
     def draw_static(self) -> None:
-        """The printed board: paper, the 56 spaces with codes and crops."""
+        """The printed board: paper, the 56 spaces with codes and crops (and the harvested covers)."""
+        self.covers.draw()
         ctx = self.canvas["paper"].ctx
         ctx.fill_style = theme.PAPER
         ctx.fill_rect(0, 0, self.width, self.height)
@@ -125,7 +164,11 @@ class CountryBoard:
                 was_tiles, was_workers = dict(old[0]), dict(old[1])
                 changed = {c for c in {*tiles, *was_tiles} if tiles.get(c) != was_tiles.get(c)}
                 changed |= {c for c in {*workers, *was_workers} if workers.get(c) != was_workers.get(c)}
-                self._draw_tiles(tiles, workers, title, only=changed)
+                # a harvest: the pale side goes over the tile already drawn (no erase, no icon again)
+                covered = {c for c in changed if was_tiles.get(c) == "up" and tiles.get(c) == "harvested"
+                           and c not in workers and c not in was_workers}
+                self._draw_covers(covered)
+                self._draw_tiles(tiles, workers, title, only=changed - covered)
             else:
                 self._draw_tiles(tiles, workers, title)
         lit = (tuple(sorted(legal)), tuple(sorted(group)), note)
@@ -133,11 +176,24 @@ class CountryBoard:
             self._lit = lit
             self._draw_highlight(legal, group, note)
 
+    def _draw_covers(self, codes: Collection[str]) -> None:
+        """Turn these up tiles (drawn, no worker on them) to their harvested side."""
+        ctx = self.canvas["tiles"].ctx
+        for code in codes:
+            self._cover(ctx, code)
+
+    def _cover(self, ctx: Any, code: str) -> None:
+        cx, cy = self.geo.centre(code)
+        self.covers.stamp(ctx, cx, cy, CROP_OF[code])
+        art.code_label(ctx, cx, cy - self.geo.size * 0.5, self.geo.size, code, theme.PRINT)
+
     def _draw_tiles(self, tiles: dict[str, str], workers: dict[str, str], title: str,
                     only: Collection[str] | None = None) -> None:
         """The tiles layer in full, or (``only``) just those spaces: each is erased, then drawn again."""
         layer = self.canvas["tiles"]
         s = self.geo.size
+        if only is not None and not only:
+            return
         if only is None:
             layer.clear()
             ctx = layer.ctx
@@ -164,7 +220,9 @@ class CountryBoard:
             workers = {c: v for c, v in workers.items() if c in only}
         for code, side in tiles.items():
             cx, cy = self.geo.centre(code)
-            art.field_tile(ctx, cx, cy, s, code, CROP_OF[code], side != "up")
+            art.field_tile(ctx, cx, cy, s, code, CROP_OF[code], False, show_code=side == "up")
+            if side != "up":
+                self._cover(ctx, code)
         for code, wid in workers.items():
             cx, cy = self.geo.centre(code)
             w = WORKERS[wid]
