@@ -247,3 +247,26 @@ def test_the_status_line_is_the_last_update_of_a_refused_move_too(wire):
     sent = [m["comm"] for m in updates(wire)]
     assert t.hooks.value != hooks and t.hooks.model_id in sent, "the hidden state moved on with the refusal"
     assert sent[-1] == t.status.model_id, "the status line must come last"
+
+
+def focus_messages(sent: list[dict[str, Any]]) -> list[str]:
+    """The widgets told to take the keyboard focus (ipywidgets' ``focus()``: a custom ``do: focus`` message)."""
+    return [m["comm"] for m in sent if m["method"] == "custom" and (m["data"] or {}).get("content") == {"do": "focus"}]
+
+
+def test_after_next_card_the_focus_goes_to_the_sheet_and_a_click_sends_none(wire):
+    """Next card turns disabled once pressed, and the browser drops the focus to the page: the table hands it to
+    the sheet, where the next move is (and where ipycanvas would otherwise move it at the next mousedown)."""
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",))
+    t.simulate_client_ready()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    wire.clear()
+    t.click_cell(d.row, d.col)
+    assert focus_messages(wire) == [], "a click on the sheet: the browser focused it already"
+    wire.clear()
+    t.next_button.click()
+    assert t.next_button.disabled
+    top = t.sheet.canvas.layers["print"].canvas
+    assert focus_messages(wire) == [top.model_id], "the sheet's canvas that takes the clicks gets the focus"
+    assert wire[-1]["method"] == "custom" and (wire[-1]["data"] or {}).get("content") == {"do": "focus"}, \
+        "after the table's updates"

@@ -299,6 +299,10 @@ class SheetCanvas:
         for cb in self._ready_cbs:
             cb()
 
+    def focus(self) -> None:
+        """Give the keyboard focus to the canvas that takes the clicks (ipywidgets' focus message)."""
+        self._events.focus()
+
     def on_click(self, callback: Callable[[float, float], None]) -> None:
         """Call ``callback(x, y)`` in CSS px on mouse down (clicks only; moves are never streamed)."""
         self._events.on_mouse_down(lambda x, y: callback(x / self.scale, y / self.scale))

@@ -90,7 +90,10 @@ def guarded(fn: F) -> F:
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
         try:
-            return fn(self, *args, **kwargs)
+            fn(self, *args, **kwargs)
+            if args and isinstance(args[0], W.Button) and args[0].disabled:
+                self._hand_on_focus()
+            return None
         except IllegalAction as e:
             self._fail(self.FRIENDLY.get(e.code, str(e)))
         except SheetkitError as e:
@@ -226,6 +229,18 @@ class GameTable:
             for step in steps:
                 if step is not first:
                     step[1]()
+
+    def _hand_on_focus(self) -> None:
+        """A pressed button went disabled, and the browser dropped its focus to the page: hand the focus to the
+        canvas the next move is made on, if any, so that keyboard users keep their place, and a click there does
+        not pay for moving the focus first (ipycanvas focuses the canvas on mousedown, before it sends the click)."""
+        view = self._next_click_view()
+        if view is not None and view.canvas.ready:
+            view.canvas.focus()
+
+    def _next_click_view(self) -> Any:
+        """The view (a canvas) your next move is a click on, or None."""
+        return None
 
     def _show_my_move(self, spot: Callable[[], None] | None = None) -> None:
         """After a click on a canvas: draw that canvas now, before the bots think (their moves, sheets and the

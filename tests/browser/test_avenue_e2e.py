@@ -103,6 +103,9 @@ def play_to_the_end(p: Any, d: AvenueDriver) -> dict[str, Any]:
         assert DRAW.search(text), f"the status line should ask for a road: {text!r}"
         legal = d.wait_my_turn(p)
         assert p.locator(".sk-next").is_disabled(), "Next card must wait for your move"
+        if d.clicked:       # after Next card (now disabled) the focus is on the sheet, not dropped to the page
+            p.wait_for_function("() => { const cs = document.querySelectorAll('.sk-sheet canvas');"
+                                " return document.activeElement === cs[cs.length - 1]; }", timeout=15_000)
         both = set(legal) & set(d.clicked)
         assert not both, f"cells with your roads are shown as legal: {both}"
         rnd, _ = round_shown(p)

@@ -198,6 +198,11 @@ class AvenueTable(GameTable):
         self._error = None
         self._render(events)
 
+    def _next_click_view(self) -> Any:
+        st = self.state
+        waiting = not st.is_terminal() and not st.is_chance_node() and ME in st.current_players()
+        return self.sheet if waiting and any(isinstance(a, Draw) for a in st.legal_actions(ME)) else None
+
     # ----- game flow ------------------------------------------------------------------------
     def _after_my_move(self) -> None:
         st = self.state

@@ -587,6 +587,12 @@ class KeyHarvestTable(GameTable):
         st = self.state
         self._adopt(KeyHarvestState(st.params, list(st.players), seed=st.seed))
 
+    def _next_click_view(self) -> Any:
+        st, p = self.state, self.viewer
+        if self._handoff is not None or st.is_terminal() or p not in st.current_players():
+            return None
+        return self.board if any(isinstance(a, Harvest) for a in self._legal(p)) else None
+
     # ----- game flow --------------------------------------------------------------------------
     def _apply(self, p: int, action: Any) -> None:
         """Apply your move (the engine refuses an illegal one in words), then let the table move on."""

@@ -436,6 +436,10 @@ class KingdomTable(GameTable):
         self._error = None
         self._render(events)
 
+    def _next_click_view(self) -> Any:
+        st = self.state
+        return self.sheet if not st.is_terminal() and st.legal_hexes(ME) else None
+
     # ----- game flow ------------------------------------------------------------------------
     def _moved(self) -> None:
         """After one of your moves: redraw (bots wait for your Confirm, so Undo stays possible)."""
