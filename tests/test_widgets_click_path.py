@@ -201,3 +201,35 @@ def test_a_harvest_is_one_small_message_without_binary_buffers(rec: Recorder) ->
     names = [name for _, name, _ in rec.drawn[0]]
     assert "clip" not in names and "clearRect" not in names, "the pale side goes over the tile: no erase, no clip"
     assert names.count("drawImage") >= 1 and len(names) < 20, "the crop's cover copied, and the code"
+
+
+def test_in_a_kernel_the_click_steps_aside_once_its_drawing_has_left(fake_kernel: SlowIOThread, rec: Recorder,
+                                                                     monkeypatch: pytest.MonkeyPatch) -> None:
+    """After your move's drawing is sent, the kernel gives the CPU to the server and the browser for a moment,
+    before the bots and the text; outside a kernel it never sleeps."""
+    from sheetkit.widgets import canvas
+
+    t = AvenueTable(code="AV-0000-001A", bots=("greedy",))
+    t.simulate_client_ready()
+    events: list[str] = []
+    real_sleep = time.sleep
+
+    def sleep(s: float) -> None:
+        if threading.current_thread() is threading.main_thread():   # not the stand-in IOPub thread's own waits
+            events.append(f"sleep {s} after {rec.count()} messages")
+        else:
+            real_sleep(s)
+
+    monkeypatch.setattr(canvas.time, "sleep", sleep)
+    real = t.bots[1].act
+    monkeypatch.setattr(t.bots[1], "act", lambda st, p: events.append("bot") or real(st, p))
+    rec.clear()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    t.click_cell(d.row, d.col)
+    assert events == ["sleep 0.001 after 2 messages", "bot"], "your road and sheet, a pause, the bot"
+    events.clear()
+    monkeypatch.delitem(sys.modules, "ipykernel.kernelapp")
+    t.next_button.click()
+    d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
+    t.click_cell(d.row, d.col)
+    assert events == ["bot"], "no kernel: no pause"

@@ -26,6 +26,7 @@ from __future__ import annotations
 import contextlib
 import sys
 import threading
+import time
 from collections.abc import Callable, Iterator, Sequence
 from typing import Any
 
@@ -88,6 +89,19 @@ def flush_to_browser(timeout: float = 0.05) -> None:
     sent = threading.Event()
     io_thread.schedule(sent.set)       # runs after the sends queued before it, in order
     sent.wait(timeout)
+
+
+def step_aside(seconds: float = 0.001) -> None:
+    """In a kernel, give up the CPU for ``seconds`` after a drawing has left (``flush_to_browser``), so the Jupyter
+    server, and a browser on the same machine, can pass it on and draw it before the kernel computes the rest.
+
+    They compete for few cores (two on this project's machine; Binder's containers have less): measured with
+    benchmarks/browser_bench.py, a millisecond here took a Key Harvest harvest from 1.27x to 1.13x the minimal
+    notebook. Outside a kernel there is nothing to wait for.
+    """
+    app = sys.modules.get("ipykernel.kernelapp")
+    if app is not None and app.IPKernelApp.initialized():
+        time.sleep(seconds)
 
 
 def canvas_manager() -> W.Widget:

@@ -19,7 +19,7 @@ from collections.abc import Callable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
-from sheetkit.widgets.canvas import batch
+from sheetkit.widgets.canvas import batch, step_aside
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
 from sheetkit.analysis.results import result_code
@@ -255,6 +255,7 @@ class GameTable:
                     spot()
             with batch():
                 first[1]()
+            step_aside()       # let the server and the browser show the move before the bots and the text
         except Exception:  # the move is made: the bots still move, and the render after draws everything again
             self.last_error = traceback.format_exc()
             self._forget_drawing()
