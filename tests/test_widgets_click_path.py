@@ -233,3 +233,33 @@ def test_in_a_kernel_the_click_steps_aside_once_its_drawing_has_left(fake_kernel
     d = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw))
     t.click_cell(d.row, d.col)
     assert events == ["bot"], "no kernel: no pause"
+
+
+def test_in_a_kernel_choosing_a_registry_tile_moves_the_ring_then_steps_aside_before_the_text(
+        fake_kernel: SlowIOThread, rec: Recorder, monkeypatch: pytest.MonkeyPatch) -> None:
+    """Choosing a tile to bid for makes no move, but it is a click on the town all the same: the ring leaves
+    first and the kernel steps aside before it writes the bid composer and the status line."""
+    from sheetkit.widgets import canvas
+
+    from sheetkit.games.key_harvest import Bid
+
+    t = KeyHarvestTable(code="KH-0000-0001", bots=("greedy", "greedy"))
+    t.simulate_client_ready()
+    events: list[str] = []
+    real_sleep = time.sleep
+
+    def sleep(s: float) -> None:
+        if threading.current_thread() is threading.main_thread():
+            events.append(f"sleep after {rec.count()} messages")
+        else:
+            real_sleep(s)
+
+    monkeypatch.setattr(canvas.time, "sleep", sleep)
+    real_text = t._render_text
+    monkeypatch.setattr(t, "_render_text", lambda *a, **k: events.append("text") or real_text(*a, **k))
+    biddable = sorted({a.code for a in t.state.legal_actions(0) if isinstance(a, Bid)})
+    rec.clear()
+    t.click_town("registry", biddable[0])
+    assert events == ["sleep after 1 messages", "text"], "the town's rings, a pause, then the text"
+    assert rec.canvases() == {t.town.canvas["lit"].canvas.model_id}
+    assert "Your bid for " + biddable[0] in t.status.value

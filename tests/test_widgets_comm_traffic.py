@@ -270,3 +270,30 @@ def test_after_next_card_the_focus_goes_to_the_sheet_and_a_click_sends_none(wire
     assert focus_messages(wire) == [top.model_id], "the sheet's canvas that takes the clicks gets the focus"
     assert wire[-1]["method"] == "custom" and (wire[-1]["data"] or {}).get("content") == {"do": "focus"}, \
         "after the table's updates"
+
+
+def test_after_end_turn_the_focus_goes_to_the_board_where_your_next_turn_starts(wire):
+    """End turn stays enabled (a turn may be passed at once), so the browser keeps the focus on it; the bots move
+    and your next turn starts with a harvest on your board, so the table hands the focus there. A press that
+    does not end the turn (choosing an action) leaves the focus where it is."""
+    from sheetkit.widgets import KeyHarvestTable
+
+    from sheetkit.games.key_harvest import Harvest
+
+    t = KeyHarvestTable(code="KH-0000-0001", bots=("greedy", "greedy"))
+    t.simulate_client_ready()
+    wire.clear()
+    t.action_buttons["bid"].click()
+    assert focus_messages(wire) == [], "choosing an action is not a new turn"
+    t.action_buttons["bid"].click()
+    t.click_space(next(a for a in t.state.legal_actions(0) if isinstance(a, Harvest)).code)
+    assert focus_messages(wire) == [], "a click on the board: the browser focused it already"
+    turn = t.state.turn
+    wire.clear()
+    t.end_turn_button.click()
+    assert t.state.turn > turn and t.state.current_players() == [0] and not t.end_turn_button.disabled
+    assert any(isinstance(a, Harvest) for a in t.state.legal_actions(0)), "this deal offers a harvest next turn"
+    top = t.board.canvas.layers[list(t.board.canvas.layers)[-1]].canvas
+    assert focus_messages(wire) == [top.model_id], "the board's canvas that takes the clicks gets the focus"
+    assert wire[-1]["method"] == "custom" and (wire[-1]["data"] or {}).get("content") == {"do": "focus"}, \
+        "after the table's updates"

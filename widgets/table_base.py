@@ -15,7 +15,7 @@ import html
 import json
 import os
 import traceback
-from collections.abc import Callable, Mapping, Sequence
+from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
@@ -90,8 +90,10 @@ def guarded(fn: F) -> F:
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
         try:
+            pressed = args[0] if args and isinstance(args[0], W.Button) else None
+            turn = self._turn_key() if pressed is not None else None
             fn(self, *args, **kwargs)
-            if args and isinstance(args[0], W.Button) and args[0].disabled:
+            if pressed is not None and (pressed.disabled or self._turn_key() != turn):
                 self._hand_on_focus()
             return None
         except IllegalAction as e:
@@ -231,15 +233,20 @@ class GameTable:
                     step[1]()
 
     def _hand_on_focus(self) -> None:
-        """A pressed button went disabled, and the browser dropped its focus to the page: hand the focus to the
-        canvas the next move is made on, if any, so that keyboard users keep their place, and a click there does
-        not pay for moving the focus first (ipycanvas focuses the canvas on mousedown, before it sends the click)."""
+        """A pressed button went disabled (the browser dropped its focus to the page), or its press began a new turn
+        of yours: hand the focus to the canvas the next move is made on, if any, so that keyboard users go on from
+        where their turn starts, and a click there does not pay for moving the focus first (ipycanvas focuses the
+        canvas on mousedown, before it sends the click)."""
         view = self._next_click_view()
         if view is not None and view.canvas.ready:
             view.canvas.focus()
 
     def _next_click_view(self) -> Any:
         """The view (a canvas) your next move is a click on, or None."""
+        return None
+
+    def _turn_key(self) -> Hashable:
+        """What changes when a new turn begins (a button press that changes it hands the focus on); None: no turns."""
         return None
 
     def _show_my_move(self, spot: Callable[[], None] | None = None) -> None:

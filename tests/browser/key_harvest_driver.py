@@ -59,6 +59,9 @@ def click_canvas_at(page: Any, selector: str, x: float, y: float) -> None:
     page.mouse.click(pt[0], pt[1])
 
 
+JS_FOCUSED = "() => { const a = document.activeElement; return a ? a.tagName + ' ' + (a.className || '') : 'nothing'; }"
+
+
 class KeyHarvestDriver:
     """notebooks/key_harvest.ipynb: plays seat 0 by the page's own list of legal moves."""
 
@@ -70,6 +73,7 @@ class KeyHarvestDriver:
         self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
         self.actions: list[str] = []     # what was clicked, in order (for failure messages)
         self.kinds: set[str] = set()
+        self.focus_checks = 0            # End turns after which the board was seen to have the focus
 
     def wait_ready(self, page: Any, timeout: float = 120) -> None:
         """Wait until the board is drawn and the table waits for you."""
@@ -150,7 +154,20 @@ class KeyHarvestDriver:
             self.kinds.add("bid")
             return self._button(page, "button.sk-confirm-bid", f"bid for {code}", st)
         self.kinds.add("end")
-        return self._button(page, "button.sk-end-turn", "end turn", st)
+        st = self._button(page, "button.sk-end-turn", "end turn", st)
+        if st["mine"] and st["handoff"] is None and not st["pending"] and st["harvest"]:
+            self.expect_board_focus(page)
+        return st
+
+    def expect_board_focus(self, page: Any) -> None:
+        """Your new turn starts with a harvest: the table hands the focus from End turn to your board."""
+        try:
+            page.wait_for_function("() => { const cs = document.querySelectorAll('.sk-board canvas');"
+                                   " return document.activeElement === cs[cs.length - 1]; }", timeout=10_000)
+        except Exception as e:
+            raise HarnessError(f"after End turn the focus stayed on {page.evaluate(JS_FOCUSED)}, "
+                               "not on your board") from e
+        self.focus_checks += 1
 
     def play_to_end(self, page: Any, max_steps: int = 900) -> int:
         """Play until the game is over; returns the number of actions."""

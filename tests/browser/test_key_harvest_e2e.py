@@ -109,6 +109,7 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     assert actions > 20
     assert {"harvest", "bid", "end", "worker"} <= d.kinds, d.kinds
     assert any(k.startswith("choose-") for k in d.kinds), "a decision was answered by a button"
+    assert d.focus_checks > 5, "after End turn the focus went to your board (checked in the driver)"
     # The hidden state says "over" a message before the status line does (the status line comes last).
     p.locator(".sk-status").filter(has_text="Game over").wait_for(timeout=15_000)
     status = p.locator(".sk-status").inner_text()

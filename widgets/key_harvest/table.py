@@ -17,7 +17,7 @@ from __future__ import annotations
 
 import functools
 import html
-from collections.abc import Sequence
+from collections.abc import Hashable, Sequence
 from typing import Any
 from urllib.parse import parse_qs
 
@@ -505,6 +505,8 @@ class KeyHarvestTable(GameTable):
                 return
             self._mode, self._bid_tile = "bid", code
             self._bid = list(NO_BID)
+            self._error = None
+            self._show_my_move()      # the town's rings move first, before the bid composer's text
             self._redraw_quietly()
         elif kind == "store":
             self._apply(p, Buy(code))
@@ -586,6 +588,11 @@ class KeyHarvestTable(GameTable):
     def _on_again(self, _: Any = None) -> None:
         st = self.state
         self._adopt(KeyHarvestState(st.params, list(st.players), seed=st.seed))
+
+    def _turn_key(self) -> Hashable:
+        # End turn stays enabled (a turn may be passed at once), so the focus follows the turn instead
+        st = self.state
+        return id(st), st.turn, st.active, self._handoff, self.viewer
 
     def _next_click_view(self) -> Any:
         st, p = self.state, self.viewer
