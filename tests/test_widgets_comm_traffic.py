@@ -297,3 +297,53 @@ def test_after_end_turn_the_focus_goes_to_the_board_where_your_next_turn_starts(
     assert focus_messages(wire) == [top.model_id], "the board's canvas that takes the clicks gets the focus"
     assert wire[-1]["method"] == "custom" and (wire[-1]["data"] or {}).get("content") == {"do": "focus"}, \
         "after the table's updates"
+
+
+def _end_turns_until_a_decision(t: Any) -> None:
+    """Harvest when you can and end the turn, until a turn of yours starts with a decision to make."""
+    from sheetkit.games.key_harvest import Harvest
+
+    for _ in range(60):
+        st = t.state
+        assert not st.is_terminal() and st.current_players() == [0]
+        harvests = [a for a in st.legal_actions(0) if isinstance(a, Harvest)]
+        if harvests and "harvest" not in st.turn_actions:
+            t.click_space(harvests[0].code)
+            continue
+        t.wire.clear()
+        t.end_turn_button.click()
+        if t.state.pending is not None:
+            return
+    raise AssertionError("no turn of yours started with a decision")
+
+
+@pytest.mark.parametrize(("code", "kind", "where"), [("KH-0000-0002", "pass", "board"),
+                                                     ("KH-0000-0011", "sale", "town"),
+                                                     ("KH-0000-0005", "give", "button")])
+def test_a_turn_that_starts_with_a_decision_hands_the_focus_to_where_it_is_answered(wire, code, kind, where):
+    """An event's decision at the start of your turn disables End turn: the focus goes to where the decision is
+    answered (your board, the town, or the first of its buttons), not to the page; once a button answers it (the
+    buttons go away), the focus goes on to where the turn goes on."""
+    from sheetkit.widgets import KeyHarvestTable
+
+    t = KeyHarvestTable(code=code, bots=("greedy", "greedy"))
+    t.simulate_client_ready()
+    t.wire = wire
+    _end_turns_until_a_decision(t)
+    assert t.state.pending.kind == kind and t.end_turn_button.disabled
+    target = {"board": lambda: t.board.canvas.layers[list(t.board.canvas.layers)[-1]].canvas,
+              "town": lambda: t.town.canvas.layers[list(t.town.canvas.layers)[-1]].canvas,
+              "button": lambda: t.choice_box.children[0]}[where]()
+    assert focus_messages(wire) == [target.model_id]
+    if where == "button":               # the market: give a crop, then take one for it, then harvest
+        for _ in range(3):
+            wire.clear()
+            first = t.choice_box.children[0]
+            first.click()
+            assert first.comm is None, "the decision's buttons went away"
+            if t.state.pending is None:
+                break
+            assert focus_messages(wire) == [t.choice_box.children[0].model_id], "the next decision's first button"
+        assert t.state.pending is None and t._next_click_view() is t.board, "this deal offers a harvest next"
+        top = t.board.canvas.layers[list(t.board.canvas.layers)[-1]].canvas
+        assert focus_messages(wire) == [top.model_id], "the decision answered, your board is next"

@@ -90,10 +90,11 @@ def guarded(fn: F) -> F:
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
         try:
-            pressed = args[0] if args and isinstance(args[0], W.Button) else None
+            pressed = next((a for a in args if isinstance(a, W.Button)), None)
             turn = self._turn_key() if pressed is not None else None
             fn(self, *args, **kwargs)
-            if pressed is not None and (pressed.disabled or self._turn_key() != turn):
+            # disabled or closed, the browser drops its focus to the page; a new turn starts elsewhere
+            if pressed is not None and (pressed.disabled or pressed.comm is None or self._turn_key() != turn):
                 self._hand_on_focus()
             return None
         except IllegalAction as e:
@@ -233,13 +234,18 @@ class GameTable:
                     step[1]()
 
     def _hand_on_focus(self) -> None:
-        """A pressed button went disabled (the browser dropped its focus to the page), or its press began a new turn
-        of yours: hand the focus to the canvas the next move is made on, if any, so that keyboard users go on from
-        where their turn starts, and a click there does not pay for moving the focus first (ipycanvas focuses the
-        canvas on mousedown, before it sends the click)."""
+        """A pressed button went disabled or away (the browser dropped its focus to the page), or its press began a
+        new turn of yours: hand the focus to where the next move is made, if anywhere, so that keyboard users go on
+        from there, and a click on a canvas does not pay for moving the focus first (ipycanvas focuses the canvas
+        on mousedown, before it sends the click)."""
+        target = self._next_focus()
+        if target is not None:
+            target.focus()
+
+    def _next_focus(self) -> Any:
+        """What takes the focus after such a press: the canvas your next move is a click on, or None."""
         view = self._next_click_view()
-        if view is not None and view.canvas.ready:
-            view.canvas.focus()
+        return view.canvas if view is not None and view.canvas.ready else None
 
     def _next_click_view(self) -> Any:
         """The view (a canvas) your next move is a click on, or None."""

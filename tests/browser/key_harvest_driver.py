@@ -59,6 +59,13 @@ def click_canvas_at(page: Any, selector: str, x: float, y: float) -> None:
     page.mouse.click(pt[0], pt[1])
 
 
+JS_FOCUS_ON_BOARD = ("() => { const cs = document.querySelectorAll('.sk-board canvas');"
+                     " return document.activeElement === cs[cs.length - 1]; }")
+# a decision is answered on your board, in the town, or by its own buttons
+JS_FOCUS_ON_DECISION = ("() => { const a = document.activeElement; if (!a) return false;"
+                        " if (a.closest('.sk-choices') && a.tagName === 'BUTTON') return true;"
+                        " return ['.sk-board', '.sk-town'].some((s) => {"
+                        " const cs = document.querySelectorAll(s + ' canvas'); return a === cs[cs.length - 1]; }); }")
 JS_FOCUSED = "() => { const a = document.activeElement; return a ? a.tagName + ' ' + (a.className || '') : 'nothing'; }"
 
 
@@ -155,18 +162,18 @@ class KeyHarvestDriver:
             return self._button(page, "button.sk-confirm-bid", f"bid for {code}", st)
         self.kinds.add("end")
         st = self._button(page, "button.sk-end-turn", "end turn", st)
-        if st["mine"] and st["handoff"] is None and not st["pending"] and st["harvest"]:
-            self.expect_board_focus(page)
+        if st["mine"] and st["handoff"] is None and st["pending"]:
+            self.expect_focus(page, JS_FOCUS_ON_DECISION, "where the decision is answered")
+        elif st["mine"] and st["handoff"] is None and st["harvest"]:
+            self.expect_focus(page, JS_FOCUS_ON_BOARD, "on your board")
         return st
 
-    def expect_board_focus(self, page: Any) -> None:
-        """Your new turn starts with a harvest: the table hands the focus from End turn to your board."""
+    def expect_focus(self, page: Any, test: str, where: str) -> None:
+        """Your new turn starts: the table has handed the focus from End turn to where it goes on."""
         try:
-            page.wait_for_function("() => { const cs = document.querySelectorAll('.sk-board canvas');"
-                                   " return document.activeElement === cs[cs.length - 1]; }", timeout=10_000)
+            page.wait_for_function(test, timeout=10_000)
         except Exception as e:
-            raise HarnessError(f"after End turn the focus stayed on {page.evaluate(JS_FOCUSED)}, "
-                               "not on your board") from e
+            raise HarnessError(f"after End turn the focus stayed on {page.evaluate(JS_FOCUSED)}, not {where}") from e
         self.focus_checks += 1
 
     def play_to_end(self, page: Any, max_steps: int = 900) -> int:

@@ -594,10 +594,23 @@ class KeyHarvestTable(GameTable):
         st = self.state
         return id(st), st.turn, st.active, self._handoff, self.viewer
 
+    def _next_focus(self) -> Any:
+        # a decision answered by buttons only (a crop to take, counters to give): its first button
+        target = super()._next_focus()
+        if target is None and self.state.pending is not None and self.choice_box.children:
+            return self.choice_box.children[0]
+        return target
+
     def _next_click_view(self) -> Any:
         st, p = self.state, self.viewer
         if self._handoff is not None or st.is_terminal() or p not in st.current_players():
             return None
+        if st.pending is not None:      # a decision answered by a click: on your board, or in the town
+            values = {a.value for a in self._legal(p) if isinstance(a, Choose)}
+            if self._targets()[0]:
+                return self.board
+            in_town = set(st.registry) | {c for s in st.stores for c, *_ in s}
+            return self.town if st.pending.kind == "sale" or values & in_town else None
         return self.board if any(isinstance(a, Harvest) for a in self._legal(p)) else None
 
     # ----- game flow --------------------------------------------------------------------------
