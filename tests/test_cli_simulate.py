@@ -278,3 +278,20 @@ def test_measures_match_between_workers_and_in_process():
     a = play_games("avenue", 6, workers=1, progress=False, measure=m)
     b = play_games("avenue", 6, workers=2, chunk_size=2, progress=False, measure=m)
     assert a.rows() == b.rows() and np.array_equal(a.scores, b.scores)
+
+
+def test_key_harvest_four_greedy_bots_as_the_issue_writes_it():
+    """The command as written in Key Harvest's issue, run as a user runs it: one JSON line, four seats, scores that
+    are `run_games` for the same seed (each game audited for its counters and tiles on the way)."""
+    from sheetkit.analysis.simulate import run_games
+
+    got = subprocess.run([sys.executable, "-m", "sheetkit", "simulate", "--game", "key-harvest", "--bot", "greedy",
+                          "--players", "4", "--json", "-n", "12", "--no-progress"],
+                         capture_output=True, text=True, timeout=120)
+    assert got.returncode == 0, got.stderr
+    line = json.loads(got.stdout)
+    assert (line["game"], line["bot"], line["players"], line["games"]) == ("key-harvest", "greedy", 4, 12)
+    assert [s["player"] for s in line["seats"]] == [0, 1, 2, 3]
+    ref = run_games("key-harvest", "greedy", 12, players=4)
+    assert line["mean"] == pytest.approx(float(ref.scores.mean()), abs=1e-3)
+    assert (line["min"], line["max"]) == (int(ref.scores.min()), int(ref.scores.max()))

@@ -5,8 +5,9 @@ random games — random player counts, presets and seeds — and at every step d
 a legal action; an illegal one (another player's legal action, an action seen in another state or
 game, a legal action with one field replaced by junk, something that is not a move, a player who does
 not exist, a table step while players must act); an undo (legal or not); a clone moved on on its own; or
-a record → JSON → replay. Every refused action must raise ``IllegalAction`` and leave the fingerprint
-identical; a clone, a replay and an undo must give exactly the states they promise. Only the
+a record → JSON → replay. After every step the game's conservation laws hold (``GameState.audit``).
+Every refused action must raise ``IllegalAction`` and leave the fingerprint identical; a clone, a
+replay and an undo must give exactly the states they promise. Only the
 ``GameState`` protocol is used (and ``dataclasses.replace`` for junk fields of dataclass actions).
 
 Time: ``SHEETKIT_FUZZ_SECONDS`` per game (default 5); the run stops when it is spent and must have done
@@ -212,6 +213,7 @@ def test_fuzz_random_legal_and_illegal_actions(spec: GameSpec, record_property: 
                 break
             fz.where = f"{spec.name} game {games} ({players} players, {preset}, seed {seed}) step {k}"
             state = fz.step(state)
+            assert state.audit() == [], f"{fz.where}: {state.audit()}"    # conservation, after anything at all
         else:  # pragma: no cover - a game that never ends
             pytest.fail(f"{fz.where}: the game did not end within {MAX_STEPS} steps")
     actions = sum(fz.count.values())

@@ -5,12 +5,17 @@ from __future__ import annotations
 import json
 
 import pytest
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from key_harvest_util import total_counters
 
 from sheetkit.core.chance import derive_seed
+from sheetkit.core.errors import BrokenGame
+from sheetkit.core.play import play_out
 from sheetkit.core.records import replay
 from sheetkit.games.key_harvest import BOTS, CODES, new_game
 from sheetkit.games.key_harvest.events import EVENTS
+from sheetkit.games.key_harvest.params import PRESETS
 
 
 def tiles_everywhere(s) -> list[str]:
@@ -115,3 +120,43 @@ def test_the_listed_buys_are_exactly_the_store_tiles_check_accepts(players):
     for seed in range(3):
         play(players, seed, check=agree)
     assert seen > 0, "some buys were possible in these games"
+
+
+@settings(max_examples=100, deadline=None, suppress_health_check=[HealthCheck.too_slow])
+@given(players=st.integers(2, 4), seed=st.integers(0, 2**32), preset=st.sampled_from(sorted(PRESETS)),
+       bots=st.sampled_from([("random",), ("greedy",), ("random", "greedy")]))
+def test_every_state_of_any_game_keeps_its_counters_and_tiles(players, seed, preset, bots):
+    """rules §Components — the engine's own audit (what every simulation checks at each game's end) finds nothing
+    at any step of any seeded game, any preset, any bots; and it agrees with this file's independent count."""
+    def both(s):
+        assert s.audit() == []
+        conserved(s)
+
+    s = new_game(players, seed=seed, params=PRESETS[preset])
+    seat = [BOTS[bots[p % len(bots)]](seed=derive_seed(seed, "bot", p)) for p in range(players)]
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance()
+        else:
+            p = s.current_players()[0]
+            s.apply_fast(p, seat[p].act(s, p))
+        both(s)
+
+
+def test_the_audit_names_what_was_lost_or_doubled_and_a_simulation_refuses_the_game():
+    """rules §Components — a counter or a tile gone missing (a bug, never a move) is named in words, and play_out,
+    which every simulation uses, raises BrokenGame instead of counting the game's scores."""
+    s = new_game(3, seed=4)
+    s.apply_chance()
+    s.stock = (s.stock[0] - 1, *s.stock[1:])
+    places = [s.stock[0], *(screen[0] for screen in s.counters)]
+    assert s.audit() == [f"wine: 11 counters in the game (stock, screens, bids: {places}), not 12 with none below 0"]
+    with pytest.raises(BrokenGame, match=r"seed 4\) broke a conservation law: wine: 11 counters"):
+        play_out(s, [BOTS["greedy"](seed=p) for p in range(3)], fast=True)
+    s = new_game(3, seed=4)
+    s.apply_chance()
+    s.discards.append(s.registry[0])
+    assert s.audit() == [f"field tiles: 57 in the game, not 56; twice: {s.registry[0]}"]
+    s.discards.pop()
+    lost = s.registry.pop()
+    assert s.audit() == [f"field tiles: 55 in the game, not 56; lost: {lost}"]

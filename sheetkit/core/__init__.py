@@ -1,5 +1,5 @@
 """The ground floor: grids, chance, the game protocol, records and game codes."""
 
-from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.errors import BrokenGame, IllegalAction, RecordError, SheetkitError
 
-__all__ = ["IllegalAction", "RecordError", "SheetkitError"]
+__all__ = ["BrokenGame", "IllegalAction", "RecordError", "SheetkitError"]

@@ -25,3 +25,7 @@ class RecordError(SheetkitError, ValueError):
         super().__init__(f"{path}: {message}" if path else message)
         self.path = path
         self.reason = message
+
+
+class BrokenGame(SheetkitError, AssertionError):
+    """A game that broke one of its conservation laws (``GameState.audit``): a bug in sheetkit, never a player's."""

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
+from sheetkit.core.errors import BrokenGame
 from sheetkit.core.protocol import Bot, GameState
 
 
@@ -16,7 +17,9 @@ def step_table(state: GameState) -> None:
 def play_out(state: GameState, bots: Sequence[Bot], fast: bool = False) -> GameState:
     """Play ``state`` to the end, each player choosing with its bot; returns the same state.
 
-    ``fast`` uses the unchecked, unlogged path (no record is kept); otherwise every move is checked.
+    ``fast`` uses the unchecked, unlogged path (no record is kept); otherwise every move is checked. Every game
+    played here is audited at its end (``GameState.audit``): one that broke a conservation law raises
+    ``BrokenGame`` instead of adding its scores to a simulation.
     """
     apply = state.apply_fast if fast else state.apply
     while not state.is_terminal():
@@ -25,4 +28,8 @@ def play_out(state: GameState, bots: Sequence[Bot], fast: bool = False) -> GameS
             continue
         for p in state.current_players():
             apply(p, bots[p].act(state, p))
+    problems = state.audit()
+    if problems:
+        seed = getattr(state, "seed", None)
+        raise BrokenGame(f"the game (seed {seed}) broke a conservation law: " + "; ".join(problems))
     return state

@@ -101,6 +101,10 @@ class GameState(ABC):
     def fingerprint(self) -> str:
         """A canonical text of the whole state, equal for equal states (for determinism tests)."""
 
+    def audit(self) -> list[str]:
+        """The game's conservation laws this state breaks, in words ([] when all hold; a game may have none)."""
+        return []
+
     def require(self, ok: bool, message: str, code: str) -> None:
         """Raise IllegalAction(message) unless ``ok`` (small helper for ``check``)."""
         if not ok:

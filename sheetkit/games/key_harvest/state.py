@@ -1004,6 +1004,28 @@ class KeyHarvestState(GameState):
         return make_record(GAME, self.params.to_json(), self.players, self.log, seed=self.seed,
                            code=self.game_code())
 
+    def audit(self) -> list[str]:
+        """rules §Components: 12 counters of each crop (stock + screens + bids in the stores) and the 56 field tiles
+        (bag + registry + stores + boards + discards), none duplicated or lost; what breaks that, in words."""
+        problems = []
+        for c, crop in enumerate(CROPS):
+            places = [self.stock[c], *(screen[c] for screen in self.counters),
+                      *(bid[c] for store in self.stores for _, bid, _ in store)]
+            if sum(places) != COUNTERS_PER_CROP or min(places) < 0:
+                problems.append(f"{crop}: {sum(places)} counters in the game (stock, screens, bids: {places}), "
+                                f"not {COUNTERS_PER_CROP} with none below 0")
+        if self.phase != SETUP:
+            where = ([x for x in self._bag[self._bag_pos:] if x not in EVENTS] + list(self.registry)
+                     + [c for store in self.stores for c, _, _ in store]
+                     + [c for p in range(self.num_players) for c in self.tiles_of(p)] + list(self.discards))
+            twice = sorted({c for c in where if where.count(c) > 1})
+            lost = sorted(set(B.CODES) - set(where))
+            if twice or lost or len(where) != len(B.CODES):
+                problems.append(f"field tiles: {len(where)} in the game, not {len(B.CODES)}"
+                                + (f"; twice: {', '.join(twice)}" if twice else "")
+                                + (f"; lost: {', '.join(lost)}" if lost else ""))
+        return problems
+
     def fingerprint(self) -> str:
         return json.dumps({
             "boards": self.boards, "workers_on": self.workers_on, "free": self.farmhands_free,
