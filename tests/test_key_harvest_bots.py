@@ -2,9 +2,12 @@
 
 from __future__ import annotations
 
+from key_harvest_util import put_in_store, set_counters, table
+
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
 from sheetkit.games.key_harvest import BOTS, candidate_moves, new_game
+from sheetkit.games.key_harvest.moves import Buy, Choose, EndTurn
 
 
 def win_share(players: int, games: int) -> float:
@@ -41,3 +44,41 @@ def test_candidate_moves_are_legal_and_bots_play_checked():
             s.check(p, a)
         s.apply(p, bots[p].act(s, p))
     assert s.is_terminal()
+
+
+def _market_day(s) -> None:
+    s.registry = s.registry[:5]
+    s._bag[s._bag_pos:] = ["market"] + [x for x in s._bag[s._bag_pos:] if x != "market"]
+    s.apply(s.active, EndTurn())
+    assert s.apply_chance() == {"chance": "draw", "event": "market"}
+
+
+def test_greedy_trades_a_spare_crop_for_the_one_a_wanted_store_tile_costs():
+    """rules §Workers and events (Market day, Trader) and §A turn (buying pays the bid's very crops): one hops
+    short of a tile it wants in another store, the greedy bot gives a spare wine and takes hops; the tile is then
+    payable, and it is the buy the bot weighs against its other moves on its turn."""
+    s = table(2, active=1, p0=["A1", "A2"], p1=["G1"])
+    set_counters(s, 0, (2, 0, 0, 0, 0))
+    put_in_store(s, 1, "G7", (0, 1, 0, 0, 0))
+    bot = BOTS["greedy"](seed=0)
+    assert bot._buy(s, 0) is None, "it cannot pay hops yet"
+    _market_day(s)
+    assert s.current_players() == [0] and s.pending.kind == "give"
+    s.apply(0, bot.act(s, 0))
+    assert s.pending.kind == "take" and s.counters[0] == (1, 0, 0, 0, 0), "gave one wine"
+    s.apply(0, bot.act(s, 0))
+    assert s.counters[0] == (1, 1, 0, 0, 0), "took the hops the tile costs"
+    while s.current_players() != [0] or s.pending is not None:    # the other player declines; 0's turn comes
+        if s.is_chance_node():
+            s.apply_chance()
+        else:
+            s.apply(s.current_players()[0], Choose("decline"))
+    assert Buy("G7") in s.legal_actions(0) and bot._buy(s, 0)[1] == Buy("G7")
+
+
+def test_greedy_declines_a_trade_that_buys_nothing():
+    """rules §Workers and events — with no store tile one counter short, a 1-for-1 swap gains nothing: decline."""
+    s = table(2, active=1, p0=["A1", "A2"], p1=["G1"])
+    set_counters(s, 0, (2, 0, 0, 0, 0))
+    _market_day(s)
+    assert BOTS["greedy"](seed=0).act(s, 0) == Choose("decline")

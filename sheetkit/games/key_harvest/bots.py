@@ -181,15 +181,44 @@ class GreedyBot:
                     best = (worth, key, PlaceWorker(wid, code))
         return None if best is None else (best[0], best[2])
 
+    def _one_short(self, state: KeyHarvestState, player: int) -> tuple[Counters, int, list[int]] | None:
+        """The best store tile of another player worth buying that ``player`` is one counter short of paying
+        (its bid must be paid in the same crops): (its bid, the crop missing, the crops ``player`` has to spare)."""
+        mine, cw = state.counters[player], self._counter_worth(state)
+        best: tuple[float, Counters, int, list[int]] | None = None
+        for o, store in enumerate(state.stores):
+            if o == player or state.protected[o]:
+                continue
+            for code, bid, _ in store:
+                short = [max(0, bid[c] - mine[c]) for c in range(5)]
+                if sum(short) != 1:
+                    continue
+                worth = self.gain(state, player, code) - sum(bid) * cw * 2 - self.buy_margin
+                if worth > 0 and (best is None or worth > best[0]):
+                    want = short.index(1)
+                    best = (worth, bid, want, [d for d in range(5) if d != want and mine[d] > bid[d]])
+        return None if best is None else best[1:]
+
     def _choose(self, state: KeyHarvestState, player: int) -> KeyHarvestAction:
         t = state.queue[0]
         kind = t["kind"]
         opts = state.legal_actions(player)
         values = [o.value for o in opts]
+        if kind == "take":
+            want = self._one_short(state, player)
+            if want is not None and CROPS[want[1]] in values:
+                return Choose(CROPS[want[1]])
         if kind in ("crop", "miller", "substitute", "take"):
             best = max((CROP_INDEX[v] for v in values), key=lambda c: (state.stock[c], -c))
             return Choose(CROPS[best])
         if kind == "give":
+            # a trade only pays when it makes a wanted store tile payable: give a spare crop for the one missing
+            want = self._one_short(state, player)
+            if want is not None and want[2] and state.stock[want[1]]:
+                mine, bid = state.counters[player], want[0]
+                give = max(want[2], key=lambda d: (mine[d] - bid[d], -d))
+                if CROPS[give] in values:
+                    return Choose(CROPS[give])
             return Choose(DECLINE)
         if kind in ("notary", "lawyer", "bailiff", "census"):
             codes = [v for v in values if v != DECLINE]
