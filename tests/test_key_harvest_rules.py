@@ -405,6 +405,29 @@ def test_tenth_event_gives_everyone_two_more_turns():
     assert s.apply_chance() == {"chance": "end"} and s.is_terminal()
 
 
+def test_events_drawn_during_the_last_turns_neither_restart_nor_shorten_them():
+    """rules §Game end and scoring — the end comes from the 10th event: an 11th or 12th drawn during the last turns
+    (or the bag running out then) changes nothing, and every player still takes exactly two more turns."""
+    s = table(3, p0=["C4"], p1=["E5"], p2=["G7"])
+    s.events_placed = ["rain"] * 9
+    s.registry = s.registry[:5]
+    s._bag[s._bag_pos:] = ["vintage", "windfall", "tithe"] + [x for x in s._bag[s._bag_pos:]
+                                                              if x not in ("vintage", "windfall", "tithe")]
+    s.apply(0, EndTurn())
+    turns = []
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance()
+        elif s.pending is not None:
+            s.apply(s.current_players()[0], next(a for a in s.legal_actions(s.current_players()[0])))
+        else:
+            turns.append(s.active)
+            s.registry = s.registry[:5]           # every refill draws again: the next events come up
+            s.apply(s.active, EndTurn())
+    assert len(s.events_placed) >= 11, "more events were drawn during the last turns"
+    assert turns == [1, 2, 0, 1, 2, 0] and "last turns" in s.end_reason
+
+
 def test_empty_bag_finishes_the_round():
     """rules §Game end and scoring — if the bag empties first, finish the round and end."""
     s = table(3, p0=["C4"], p1=["E5"], p2=["G7"])
