@@ -26,15 +26,17 @@ def tiles_everywhere(s) -> list[str]:
     return bag + list(s.registry) + stores + boards + list(s.discards)
 
 
-def play(players: int, seed: int, bots=("random", "greedy"), check=None):
-    s = new_game(players, seed=seed)
+def play(players: int, seed: int, bots=("random", "greedy"), check=None, params=None, fast=False):
+    """A seeded bot game to its end, ``check(state)`` after every step; ``fast``: the simulations' unchecked path."""
+    s = new_game(players, seed=seed, params=params)
     seat = [BOTS[bots[p % len(bots)]](seed=derive_seed(seed, "bot", p)) for p in range(players)]
+    apply = s.apply_fast if fast else s.apply
     while not s.is_terminal():
         if s.is_chance_node():
             s.apply_chance()
         else:
             p = s.current_players()[0]
-            s.apply(p, seat[p].act(s, p))
+            apply(p, seat[p].act(s, p))
         if check is not None:
             check(s)
     return s
@@ -132,15 +134,7 @@ def test_every_state_of_any_game_keeps_its_counters_and_tiles(players, seed, pre
         assert s.audit() == []
         conserved(s)
 
-    s = new_game(players, seed=seed, params=PRESETS[preset])
-    seat = [BOTS[bots[p % len(bots)]](seed=derive_seed(seed, "bot", p)) for p in range(players)]
-    while not s.is_terminal():
-        if s.is_chance_node():
-            s.apply_chance()
-        else:
-            p = s.current_players()[0]
-            s.apply_fast(p, seat[p].act(s, p))
-        both(s)
+    play(players, seed, bots, check=both, params=PRESETS[preset], fast=True)
 
 
 def test_the_audit_names_what_was_lost_or_doubled_and_a_simulation_refuses_the_game():

@@ -505,7 +505,6 @@ class KeyHarvestTable(GameTable):
                 return
             self._mode, self._bid_tile = "bid", code
             self._bid = list(NO_BID)
-            self._error = None
             self._show_my_move()      # the town's rings move first, before the bid composer's text
             self._redraw_quietly()
         elif kind == "store":
