@@ -129,6 +129,15 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     shown = breakdown_shown(p)
     assert shown == expected(cli), f"page breakdown {shown} != CLI replay {expected(cli)}"
     p.locator(".sk-table").screenshot(path=str(artifacts / "key-harvest-finished.png"))
+    for w, h in ((390, 844), (1024, 768)):      # the end box fits the screen, and every player's total shows
+        p.set_viewport_size({"width": w, "height": h})
+        p.wait_for_timeout(300)
+        fit = p.evaluate("""() => { const e = document.querySelector('.sk-end').getBoundingClientRect();
+            const cells = Array.from(document.querySelectorAll('.sk-breakdown td.sk-total, .sk-breakdown td.sk-place'));
+            const hidden = cells.filter(c => c.getBoundingClientRect().right > e.right).map(c => c.innerText);
+            return {right: e.right, width: innerWidth, hidden}; }""")
+        assert fit["right"] <= fit["width"] and fit["hidden"] == [], f"at {w}x{h}: {fit}"
+    p.set_viewport_size({"width": 1280, "height": 800})
 
     # The live analysis below the table has followed the game: tile worth and the group trade-off.
     worth = p.locator(".sk-live table.sk-tile-worth")

@@ -99,7 +99,9 @@ KH_CSS = f"""
   .sk-kh .sk-kh-side, .sk-kh .sk-kh-left {{ display: contents !important; }}
   .sk-kh .sk-status {{ order: 1; }} .sk-kh .sk-info {{ order: 2; }} .sk-kh .sk-summary {{ order: 2; }}
   .sk-kh .sk-kh-controls {{ order: 3; }}
-  .sk-kh .sk-end {{ order: 4; }} .sk-kh .sk-board {{ order: 5; }} .sk-kh .sk-town {{ order: 6; }}
+  /* the end box is a flex item of the column now: as wide as the screen, the breakdown table scrolls inside it */
+  .sk-kh .sk-end {{ order: 4; max-width: 100%; box-sizing: border-box; }}
+  .sk-kh .sk-board {{ order: 5; }} .sk-kh .sk-town {{ order: 6; }}
   .sk-kh .sk-opponents {{ order: 7; }} .sk-kh .sk-log {{ order: 8; }} .sk-kh .sk-kh-game {{ order: 9; }}
 }}
 .sk-kh .sk-log .sk-log-event {{ color: {theme.OKABE_ITO['blue']}; }}

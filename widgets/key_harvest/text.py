@@ -402,26 +402,27 @@ def score_lines(state: KeyHarvestState, p: int) -> tuple[str, str]:
 
 
 def breakdown_html(state: KeyHarvestState, viewer: int) -> str:
-    """The end-of-game table: ``tr[data-player]`` rows with ``td.sk-largest`` … ``td.sk-total`` cells."""
+    """The end-of-game table: ``tr[data-player]`` rows with ``td.sk-total``, ``td.sk-place``, then the parts
+    (``td.sk-largest`` … ``td.sk-counter-points``). The answer comes first: on a phone the parts scroll sideways."""
     prm = state.params
-    head = (f"<tr><th>Player</th><th title='tiles in the largest group'>Largest</th>"
+    head = (f"<tr><th>Player</th><th>Total</th><th>Place</th><th title='tiles in the largest group'>Largest</th>"
             f"<th title='tiles in the second largest group'>Second</th>"
             f"<th title='{prm.largest_mult} per tile of the largest + {prm.second_mult} per tile of the second'>"
             f"Groups<br><span class='sk-small'>{prm.largest_mult}·L+{prm.second_mult}·S</span></th>"
             f"<th title='the numbers of your workers on your board'>Workers</th>"
             f"<th title='counters owned: behind the screen and bid in your store'>Counters</th>"
-            f"<th title='1 point per {prm.counters_per_point} counters'>÷{prm.counters_per_point}</th>"
-            f"<th>Total</th><th>Place</th></tr>")
+            f"<th title='1 point per {prm.counters_per_point} counters'>÷{prm.counters_per_point}</th></tr>")
     rows = []
     for p in range(state.num_players):
         b = state.breakdown(p)
         me = " class='sk-me'" if p == viewer else ""
         rows.append(
             f"<tr data-player='{p}'{me}><td class='sk-name'>{html.escape(b['player'])}</td>"
+            f"<td class='sk-total'>{b['total']}</td><td class='sk-place'>{ordinal(b['placing'])}</td>"
             f"<td class='sk-largest'>{b['largest']}</td><td class='sk-second'>{b['second']}</td>"
             f"<td class='sk-groups'>{b['group_points']}</td><td class='sk-workers'>{b['workers']}</td>"
-            f"<td class='sk-counters'>{b['counters']}</td><td class='sk-counter-points'>{b['counter_points']}</td>"
-            f"<td class='sk-total'>{b['total']}</td><td class='sk-place'>{ordinal(b['placing'])}</td></tr>")
+            f"<td class='sk-counters'>{b['counters']}</td>"
+            f"<td class='sk-counter-points'>{b['counter_points']}</td></tr>")
     return f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
 
 
