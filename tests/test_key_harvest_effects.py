@@ -107,6 +107,21 @@ def test_carter_allows_three_tiles_from_stores():
         s2.apply(0, Buy("A3"))
 
 
+def test_carter_allows_a_third_tile_never_a_fourth():
+    """docs/key_harvest.md §Worker actions — Carter (3): the limit of tiles from stores goes from 2 to 3 for the
+    turn, not further: with four tiles on offer the fourth is refused and no longer listed."""
+    s = table(3, p0=["C4", "C6", "D4"], p1=["G7"], p2=["E9"])
+    for owner, code in ((1, "A1"), (1, "A2"), (2, "A3"), (2, "A4")):
+        put_in_store(s, owner, code, (0, 0, 0, 0, 0))
+    s.apply(0, PlaceWorker("h3b", "C5"))
+    for code in ("A1", "A2", "A3"):
+        s.apply(0, Buy(code))
+    assert s.buys_left() == 0 and Buy("A4") not in s.legal_actions(0)
+    with pytest.raises(IllegalAction) as e:
+        s.apply(0, Buy("A4"))
+    assert e.value.code == "limit" and "at most 3 tiles" in str(e.value) and "A4" not in s.tiles_of(0)
+
+
 # ----- townsfolk --------------------------------------------------------------------------------
 def test_notary_claims_a_tile_stored_this_turn():
     """rules §Workers and events — Notary (4): a store tile onto your board now, bid to the stock."""

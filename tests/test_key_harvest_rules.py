@@ -82,7 +82,7 @@ def test_setup_deals_pairs_counters_registry_and_start(players):
     assert entry["chance"] == "setup" and len(entry["pairs"]) == players
     for p in range(players):
         assert sorted(s.tiles_of(p)) == sorted(entry["pairs"][p]) and tuple(entry["pairs"][p]) in START_PAIRS
-        assert sum(s.counters[p]) == 3
+        assert sum(s.counters[p]) == 3 and entry["counters"][p] == list(s.counters[p])
     assert sum(s.stock) == 60 - 3 * players and total_counters(s) == 60
     assert len(s.registry) == 6 and not any(c in EVENTS for c in s.registry)
     events = 14 if players == 4 else 12
@@ -155,6 +155,22 @@ def test_bid_up_to_two_tiles_and_store_holds_two():
     s2.stores[0] = [("E1", (0, 0, 0, 0, 0), 0)]
     s2.apply(0, Bid("C5", (1, 0, 0, 0, 0)))
     refused(s2, 0, Bid("A1", (1, 0, 0, 0, 0)), "store-full")
+
+
+def test_a_turn_that_starts_with_a_full_store_cannot_bid():
+    """docs/key_harvest.md §Bidding — the store holds 2 tiles: a turn that begins with 2 tiles in it has no bid
+    at all, not even a first one (the store is not emptied by the new turn)."""
+    s = table(p0=["C4"])
+    s.registry = ["C5", "A1", "G7"]
+    set_counters(s, 0, (3, 0, 0, 0, 0))
+    put_in_store(s, 0, "E1", (1, 0, 0, 0, 0))
+    put_in_store(s, 0, "E9", (0, 1, 0, 0, 0))
+    assert s.may(0, "bid") == ("your store is full (2 tiles)", "store-full") and s.bids_left() == 0
+    assert not any(isinstance(a, Bid) for a in s.legal_actions(0))
+    refused(s, 0, Bid("C5", (1, 0, 0, 0, 0)), "store-full")
+    s.stores[0].pop()  # one tile fewer: the same first bid is fine
+    s.apply(0, Bid("C5", (1, 0, 0, 0, 0)))
+    assert [code for code, _, _ in s.stores[0]] == ["E1", "C5"]
 
 
 def test_starting_another_action_closes_the_first():
@@ -451,6 +467,24 @@ def test_scoring_two_largest_groups_workers_counters():
     b = s.breakdown(0)
     assert (b["largest"], b["second"], b["group_points"]) == (3, 2, 7)
     assert (b["workers"], b["counters"], b["counter_points"], b["total"]) == (6, 7, 2, 15)
+
+
+@pytest.mark.parametrize(("params", "want"), [
+    (KeyHarvestParams(), 3 * 1 + 2 * 2 + 6 + 7 // 3),
+    (KeyHarvestParams(second_mult=1), 3 * 1 + 2 * 1 + 6 + 7 // 3),
+    (KeyHarvestParams(largest_mult=2, counters_per_point=2), 3 * 2 + 2 * 2 + 6 + 7 // 2),
+])
+def test_total_and_scores_count_what_the_breakdown_shows(params, want):
+    """docs/key_harvest.md §Scoring — the score a player sees (``total``, ``scores``, their own view, the
+    placings) is the breakdown's total: groups × their multipliers + worker numbers + counters owned per point."""
+    s = table(2, params=params, p0=["A1", "A2", "A3", "C1", "C2", "G7"], p1=["E5"])
+    s.workers_on[0] = {"B1": "h1a", "E9": "lawyer"}
+    set_counters(s, 0, (2, 2, 0, 0, 0))
+    s.stores[0] = [("F1", (3, 0, 0, 0, 0), 0)]
+    s.stock = (s.stock[0] - 3, *s.stock[1:])
+    assert s.breakdown(0)["total"] == want
+    assert s.total(0) == want and s.scores() == [want, s.breakdown(1)["total"]]
+    assert s.view(0)["scores"][0] == want and s.placings() == [1, 2]
 
 
 def test_two_equal_groups_count_one_each():

@@ -87,7 +87,7 @@ def test_a_finished_game_replays_from_its_json_to_the_identical_state(seed: int,
 
 def test_a_record_is_versioned_and_names_its_game_deal_and_players() -> None:
     doc = good_doc()
-    assert doc["format"] == FORMAT == "sheetkit-record" and doc["version"] == VERSION == 1
+    assert doc["format"] == FORMAT == "sheetkit-record" and doc["version"] == VERSION == 2
     assert doc["game"] == "avenue" and doc["players"] == ["You", "Player 2"]
     assert doc["seed"] == 5 and doc["code"] == "AV-0000-0005"
     assert AvenueParams.from_json(doc["params"]) == PRESETS["standard"]
@@ -203,7 +203,7 @@ def deleter(key: str) -> Mutation:
 ENVELOPE_ERRORS: list[tuple[str, Mutation, str, str]] = [
     ("format", setter("format", "sheetkit-save"), "record.format", "format must be 'sheetkit-record'"),
     ("format-type", setter("format", ["x"] * 500), "record.format", "format must be 'sheetkit-record'"),
-    ("version-new", setter("version", 2), "record.version", "version 2 is not supported"),
+    ("version-new", setter("version", 3), "record.version", "version 3 is not supported"),
     ("version-0", setter("version", 0), "record.version", "version 0 is not supported"),
     ("version-text", setter("version", "1"), "record.version", "expected a whole number, got a text"),
     ("version-bool", setter("version", True), "record.version", "expected a whole number, got true/false"),
@@ -469,8 +469,8 @@ def test_a_table_step_that_disagrees_with_the_seed_is_refused(which: str) -> Non
     entry["card"] = {"farm": {"A": "B"}.get(entry["card"], "A"), "road": "6G" if entry["card"] != "6G" else "1Y"}[which]
     with pytest.raises(RecordError) as e:
         replay(doc)
-    assert e.value.path == f"record.log[{i}]"
-    assert f"the record says {json.dumps(entry)} but the deal gives" in e.value.reason
+    assert e.value.path == f"record.log[{i}].card"  # the field that differs, with both values
+    assert f"the record says {json.dumps(entry['card'])} but the deal gives" in e.value.reason
 
 
 @pytest.mark.parametrize(("mutate", "words"), [
@@ -512,7 +512,7 @@ def deal_doc() -> Doc:
     (setter("deal", "shuffle", True), "record.deal", "unknown field 'shuffle'"),
     (setter("deal", "order"), "record.deal", "expected an object, got a text"),
     (setter("code", "AV-0000-0000"), "record.code", "fixed deal"),
-    (lambda d: d["log"].__setitem__(1, {"chance": "road", "card": "6G"}), "record.log[1]", "the deal gives"),
+    (lambda d: d["log"].__setitem__(1, {"chance": "road", "card": "6G"}), "record.log[1].card", "the deal gives"),
 ])
 def test_fixed_deals_with_wrong_or_unknown_cards_are_refused(mutate: Mutation, path: str, words: str) -> None:
     doc = deal_doc()

@@ -12,6 +12,7 @@ from sheetkit.games.key_harvest.bots import BOTS
 from sheetkit.games.key_harvest.codec import CODEC
 from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
+from sheetkit.games.key_harvest.record_steps import check_step, step_in
 from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
 
 
@@ -53,4 +54,6 @@ SPEC = register(GameSpec(
     bots=BOTS,
     breakdown=_breakdowns,
     choice_codec=CODEC,
+    check_step=check_step,
+    step_in=step_in,
 ))

@@ -296,7 +296,9 @@ class KeyHarvestState(GameState):
             self.start_player = self.active = plan["start"]
             self.turn = 1
             self.phase = ACT
-            entry = {"chance": "setup", "pairs": [list(pr) for pr in plan["pairs"]], "registry": list(self.registry),
+            # The blind counters are logged (record version 2) so a record shows where every counter came from.
+            entry = {"chance": "setup", "pairs": [list(pr) for pr in plan["pairs"]],
+                     "counters": [list(c) for c in self.counters], "registry": list(self.registry),
                      "start": self.start_player}
             self.journal.append({"what": "setup", "pairs": entry["pairs"], "start": self.start_player})
         elif self.phase == REFILL:
