@@ -3,7 +3,7 @@
 Since record version 2 the ``setup`` step logs the three counters each player drew blind
 (``"counters": [[wine, hops, apples, vegetables, wheat], …]``, one list per player), so a record
 says every counter's origin without the engine. The seed still deals them: a record whose counters
-differ from its seed's deal is refused (docs/key_harvest.md, Records). Version 1 records have no
+differ from its seed's deal is refused (docs/key_harvest.md §Records). Version 1 records have no
 counters in their setup step and replay as before.
 """
 
