@@ -59,7 +59,7 @@ CSS = f"""<style>
   font-weight: bold; letter-spacing: 1px; user-select: all; }}
 .sk-class .sk-class-invite .widget-html-content, .sk-class .sk-class-summary .widget-html-content,
 .sk-class .sk-leaderboard .widget-html-content, .sk-class .sk-skipped .widget-html-content,
-.sk-class .sk-class-choices .widget-html-content {{ line-height: 1.45; }}
+.sk-class .sk-class-choices .widget-html-content, .sk-class .sk-class-csv .widget-html-content {{ line-height: 1.45; }}
 .sk-class .sk-class-paste textarea {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 13px; }}
 .sk-class .sk-class-summary {{ font-size: 15px; }}
 .sk-class .sk-class-summary .sk-error {{ color: {theme.OKABE_ITO['vermillion']}; font-weight: bold; }}
@@ -70,10 +70,12 @@ CSS = f"""<style>
 .sk-class td.sk-name, .sk-class th {{ white-space: nowrap; }}
 .sk-class td.sk-rcode {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 11px; color: {theme.PRINT};
   max-width: 260px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }}
+.sk-class td.sk-rcode-end {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }}
 .sk-class .sk-tablewrap {{ max-width: 100%; overflow-x: auto; }}
+.sk-class .widget-html, .sk-class .widget-html-content {{ min-width: 0; max-width: 100%; }}
 .sk-class .sk-skipped li {{ font-size: 13px; overflow-wrap: anywhere; }}
-.sk-class .sk-class-privacy {{ font-size: 14px; }}
-.sk-class .sk-class-privacy .sk-small {{ margin-left: 4px; }}
+.sk-class .sk-class-privacy {{ font-size: 14px; align-items: baseline; }}
+.sk-class .sk-class-privacy .widget-html-content {{ line-height: 1.4; }}
 .sk-class .sk-skipped .sk-why {{ color: {theme.OKABE_ITO['vermillion']}; }}
 .sk-class img.sk-class-plot {{ max-width: 100%; height: auto; }}
 .sk-class a {{ color: {theme.OKABE_ITO['blue']}; text-decoration: underline; }}
@@ -139,13 +141,16 @@ class Classroom(W.VBox):
         self.hide_names = W.Checkbox(value=False, description="Hide names (to project the results)", indent=False,
                                      layout=W.Layout(width="auto", flex="0 0 auto"))
         self.hide_names.add_class("sk-class-hide-names")
-        self.privacy = W.HBox([self.hide_names, html_widget(
-            "sk-small", "ranks and scores only, on the table, the figures and the lists; the students find "
-            "their row by the end of their result code. The CSV download keeps the names.")])
+        note = html_widget("sk-class-privacy-note", "<span class='sk-small'>ranks and scores only, on the table, "
+                           "the figures and the lists (students find their row by the end of their code). "
+                           "<b>The CSV download keeps the names.</b></span>")
+        note.layout = W.Layout(flex="1 1 320px")
+        self.privacy = W.HBox([self.hide_names, note])
         self.privacy.add_class("sk-class-privacy")
         self.privacy.add_class("sk-row")
-        self.paste_hidden = html_widget("sk-small sk-class-paste-hidden",
-                                        "(The paste box is hidden while names are hidden: it holds them.)")
+        self.paste_hidden = html_widget("sk-class-paste-hidden",
+                                        "<span class='sk-small'>(The paste box is hidden while names are hidden: "
+                                        "it holds them.)</span>")
         self.paste_hidden.layout.display = "none"
         self.summary = html_widget("sk-class-summary")
         self.board = html_widget("sk-leaderboard")
