@@ -10,7 +10,7 @@ from pathlib import Path
 from typing import Any
 
 import pytest
-from voila_harness import REPO, assert_no_traceback
+from voila_harness import REPO, assert_no_traceback, at_screens
 
 from sheetkit.analysis.results import play_as_table, result_code
 from sheetkit.core.records import dumps
@@ -118,12 +118,7 @@ def test_a_table_shows_the_result_code_and_the_dashboard_reads_thirty(repo_serve
     assert p.locator(".sk-class-csv a.sk-download").get_attribute("download") == f"class-{CODE}.csv"
     assert_no_traceback(p)
 
-    for w, h in ((1280, 800), (1024, 768), (390, 844)):
-        p.set_viewport_size({"width": w, "height": h})
-        p.wait_for_timeout(400)
-        # Voila scrolls its own container, not the document: bring the paste box and the results to the top.
-        p.locator(".sk-class-paste").evaluate("e => e.scrollIntoView({block: 'start'})")
-        p.wait_for_timeout(200)
+    for w, h in at_screens(p, ".sk-class-paste"):      # the paste box and the results at the top
         p.screenshot(path=str(SHOTS / f"classroom-{w}x{h}.png"))
         if w == 1280:
             p.locator("img.sk-class-plot").evaluate("e => e.scrollIntoView({block: 'start'})")

@@ -5,7 +5,7 @@ Screenshots at three window sizes go to docs/screenshots/."""
 from __future__ import annotations
 
 import pytest
-from voila_harness import REPO, assert_no_traceback, page_text
+from voila_harness import REPO, assert_no_traceback, at_screens, page_text
 
 pytestmark = pytest.mark.browser
 
@@ -27,12 +27,11 @@ def test_the_key_harvest_explorer_asks_and_explains_in_its_own_words(repo_server
     assert not [w for w in AVENUE_WORDS if w in text], [w for w in AVENUE_WORDS if w in text]
     assert_no_traceback(p)
     SHOTS.mkdir(parents=True, exist_ok=True)
-    for w, h in ((1280, 800), (1024, 768), (390, 844)):
-        p.set_viewport_size({"width": w, "height": h})
-        p.wait_for_timeout(400)
-        p.locator(".sk-question").evaluate("e => e.scrollIntoView({block: 'start'})")
-        p.wait_for_timeout(200)
+    for w, h in at_screens(p, ".sk-question"):
         p.screenshot(path=str(SHOTS / f"whatif-key-harvest-{w}x{h}.png"))
+        overflow = p.evaluate("() => { const b = document.querySelector('.sk-whatif'); "
+                              "return b.scrollWidth - b.clientWidth; }")
+        assert overflow <= 0, (w, overflow)     # the page wraps on a phone: nothing cut off at the right
     p.set_viewport_size({"width": 1280, "height": 800})
     guide.evaluate("e => e.scrollIntoView({block: 'start'})")
     p.wait_for_timeout(200)
