@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from sheetkit.core.knobs import WhatIfSpec
 from sheetkit.core.protocol import Bot, ChoiceCodec, GameState
 
 ENTRY_POINT_GROUP = "sheetkit.games"
@@ -47,6 +48,8 @@ class GameSpec:
     check_step: Callable[[GameState, dict[str, Any], int, str], None] | None = None
     # step_in(entry, version): the engine's table step as a record of that (older) version wrote it
     step_in: Callable[[dict[str, Any], int], dict[str, Any]] | None = None
+    # The what-if explorer's knobs and the words its page speaks of this game; None: not in the explorer
+    whatif: WhatIfSpec | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

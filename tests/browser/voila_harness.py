@@ -523,3 +523,17 @@ def voila(target: Path, workdir: Path, **kw: Any) -> Iterator[VoilaServer]:
         yield server
     finally:
         server.stop()
+
+
+SCREENS = ((1280, 800), (1024, 768), (390, 844))   # a laptop, a tablet, a phone
+
+
+def at_screens(page: Any, anchor: str) -> Iterator[tuple[int, int]]:
+    """Each screen size in turn, with ``anchor`` scrolled to the top of the window (Voila scrolls its own
+    container, not the document): the caller looks, measures or takes its screenshot at each."""
+    for w, h in SCREENS:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(400)
+        page.locator(anchor).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(200)
+        yield w, h

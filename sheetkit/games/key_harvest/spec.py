@@ -14,6 +14,7 @@ from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
 from sheetkit.games.key_harvest.record_steps import check_step, step_in
 from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
+from sheetkit.games.key_harvest.whatif import WHATIF
 
 
 def _new_state(params: KeyHarvestParams, players: list[str] | int, seed: int | None = None,
@@ -56,4 +57,5 @@ SPEC = register(GameSpec(
     choice_codec=CODEC,
     check_step=check_step,
     step_in=step_in,
+    whatif=WHATIF,
 ))
