@@ -145,7 +145,7 @@ def page_words(w) -> str:
 
 def test_the_key_harvest_page_asks_and_explains_in_key_harvest_words():
     """whatif.ipynb?game=key-harvest: the first question is Key Harvest's (answered on its own deals), and
-    nothing on the page speaks of Avenue's 0 boxes, penalties or yellow cards (issue 15 §5)."""
+    nothing on the page speaks of Avenue's 0 boxes, penalties or yellow cards (issue 15, part 5)."""
     from sheetkit.widgets.whatif import WhatIf
 
     w = WhatIf.from_query("game=key-harvest")

@@ -1,5 +1,5 @@
 """The what-if explorer in Voila speaks of the game it runs: on ``whatif.ipynb?game=key-harvest`` the first
-question, its answer and 'Reading the answer' are Key Harvest's, with no word of Avenue's (issue 15 §5).
+question, its answer and 'Reading the answer' are Key Harvest's, with no word of Avenue's (issue 15, part 5).
 Screenshots at three window sizes go to docs/screenshots/."""
 
 from __future__ import annotations
