@@ -482,6 +482,20 @@ def test_choosing_a_registry_tile_brings_your_counters_into_view(monkeypatch):
     assert "then Confirm bid" in t.status_text and "below" not in t.status_text
 
 
+def test_picking_a_worker_brings_your_board_into_view(monkeypatch):
+    """The next step after picking a worker is a tinted space of your board (far above the picker on a phone)."""
+    t = ready()
+    focused: list[Any] = []
+    monkeypatch.setattr(type(t.board.canvas), "focus", lambda self: focused.append(self))
+    t.action_buttons["worker"].click()
+    t.worker_buttons["h1a"].click()
+    assert focused == [t.board.canvas]
+    assert "sk-picked" in t.worker_box._dom_classes, "on a phone the list folds to the picked worker (KH_CSS)"
+    t.worker_buttons["h1a"].click()                  # a second press puts it back: the whole list again
+    assert t._worker is None and "sk-picked" not in t.worker_box._dom_classes
+    assert t.status_text.startswith("Choose a worker")
+
+
 def test_the_screen_invites_a_bid_only_while_a_bid_is_allowed():
     t = ready()
     st = t.state

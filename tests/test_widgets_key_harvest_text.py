@@ -164,3 +164,10 @@ def test_after_a_bid_the_status_offers_a_second_tile_not_another_bid_action():
     set_counters(s, 0, (2, 0, 0, 0, 0))
     s.apply(0, Bid(s.registry[0], (1, 0, 0, 0, 0)))
     assert "Next: Harvest / Worker / Bid for a second tile — or End turn." in words.status_line(s, 0)
+
+
+def test_the_heading_of_the_lines_since_the_last_turn_says_whose_turn_it_is_or_that_it_has_ended():
+    s = table(2, p0=["A1"], p1=["G7"])
+    assert words.turn_heading(s) == "Your turn, so far:"
+    with_event(s, "bounty")                       # your turn ended; the event asks while the registry refills
+    assert words.turn_heading(s) == "After your turn:"

@@ -132,6 +132,13 @@ def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_in
         assert all(seen.values()), f"after choosing {code}, off screen: {[s for s, v in seen.items() if not v]}"
         assert abs(page.evaluate(JS_ICON_OFFSET, "button.sk-confirm-bid")) <= 2, "the gavel sits on the text line"
         assert abs(page.evaluate(JS_ICON_OFFSET, "button.sk-clear-bid")) <= 2
+        # the same for a worker: once picked (below the action buttons), its tinted spaces are on your board
+        wid = st["place"][0].split("@")[0]
+        st = driver._button(page, "button.sk-act-worker", "worker", st)
+        st = driver._button(page, f"button.sk-worker-{wid}", f"pick {wid}", st)
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(artifacts / "key-harvest-390-worker-picked.png"))
+        assert page.evaluate(JS_IN_VIEW, [".sk-board"])[".sk-board"], "the board is off screen after picking a worker"
         assert_no_traceback(page)
     finally:
         close_page(page)

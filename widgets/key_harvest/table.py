@@ -114,6 +114,8 @@ KH_CSS = f"""
   .sk-kh .sk-end {{ order: 4; max-width: 100%; box-sizing: border-box; }}
   .sk-kh .sk-board {{ order: 5; }} .sk-kh .sk-town {{ order: 6; }}
   .sk-kh .sk-opponents {{ order: 7; }} .sk-kh .sk-log {{ order: 8; }} .sk-kh .sk-kh-game {{ order: 9; }}
+  /* a worker picked: its row only (press it again for the others), so that your board comes up under it */
+  .sk-kh .sk-workers.sk-picked > :not(:has(button.sk-on)) {{ display: none !important; }}
 }}
 .sk-kh .sk-log .sk-log-event {{ color: {theme.OKABE_ITO['blue']}; }}
 .sk-kh .sk-log .sk-log-turn {{ color: {theme.PRINT}; font-style: italic; }}
@@ -453,6 +455,10 @@ class KeyHarvestTable(GameTable):
     @guarded
     def _on_worker(self, wid: str, _: Any = None) -> None:
         self._my_move()
+        if self._mode == "worker" and self._worker == wid:     # a second press puts the worker back (pick another)
+            self._worker = None
+            self._redraw_quietly()
+            return
         self._mode, self._worker = "worker", wid
         if not self.state.legal_spaces(self.viewer, wid):
             w = WORKERS[wid]
@@ -460,6 +466,8 @@ class KeyHarvestTable(GameTable):
             self._render([])
             return
         self._redraw_quietly()
+        if self.board.canvas.ready:   # the next step is a tinted space of your board: the keyboard goes on there
+            self.board.canvas.focus()
 
     @guarded
     def _on_choice(self, value: str, _: Any = None) -> None:
@@ -547,8 +555,8 @@ class KeyHarvestTable(GameTable):
             self._on_worker(code)
 
     def _show_composer(self) -> None:
-        """After a registry tile is chosen, the next step is your counters: focus the first one you can add, which
-        scrolls it into view (on a phone the town lies below your board, far under the counters)."""
+        """After a registry tile is chosen, the next step is your counters: the first one you can add takes the
+        focus, which scrolls it into view (on a phone the town lies below your board, far under the counters)."""
         first = next((b for b in self.crop_buttons if not b.disabled), None)
         if first is not None:
             first.focus()
@@ -883,6 +891,8 @@ class KeyHarvestTable(GameTable):
                 rows.append(row(b, self._worker_says[wid]))
                 rows[-1].add_class("sk-worker-row")
             self.worker_box.children = (*rows, self.worker_note)
+        # on a phone (KH_CSS) a picked worker folds the list to its own row: the board, where its spaces are, comes up
+        _toggle(self.worker_box, "sk-picked", self._worker is not None)
         for wid, b in self.worker_buttons.items():
             w = WORKERS[wid]
             spaces = len(st.legal_spaces(p, wid))
@@ -946,7 +956,7 @@ class KeyHarvestTable(GameTable):
         self.confirm_bid.description = "Confirm payment" if self._mode == "sale" else "Confirm bid"
 
 
-def _toggle(b: W.Button, cls: str, on: bool) -> None:
+def _toggle(b: W.DOMWidget, cls: str, on: bool) -> None:
     if on and cls not in b._dom_classes:
         b.add_class(cls)
     elif not on and cls in b._dom_classes:

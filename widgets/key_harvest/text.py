@@ -159,7 +159,8 @@ def status_line(state: KeyHarvestState, viewer: int, *, mode: str | None = None,
         if worker is None:
             return "Choose a worker below (or click one of your workers on the board to take it off)."
         w = WORKERS[worker]
-        return f"Click a tinted space for the {w.name} ({w.value}) — it must touch {w.value}+ tiles and no worker."
+        return (f"Click a tinted space for the {w.name} ({w.value}) — it must touch {w.value}+ tiles and no worker "
+                f"(press {w.name} again to choose another).")
     if mode == "buy":
         return "Click a tinted tile in a store to take it (you pay its bid)."
     if mode == "bid":
@@ -431,6 +432,8 @@ def turn_heading(state: KeyHarvestState) -> str | None:
     no turn is being played."""
     if state.is_terminal() or state.phase == "setup":
         return None
+    if state.phase == "refill":      # the turn has ended; the registry refills (an event may be asking)
+        return f"After {whose(state, state.active)} turn:"
     return f"{whose(state, state.active).capitalize()} turn, so far:"
 
 
