@@ -9,6 +9,8 @@ to page points, the way a click would. On a 390x844 phone the page never scrolls
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
@@ -68,14 +70,25 @@ def off_screen(page: Any, st: dict[str, Any], w: int, h: int) -> list[str]:
     return bad
 
 
-def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls_sideways(repo_server, browser):
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+@contextmanager
+def table_page(repo_server: Any, browser: Any, w: int, h: int) -> Iterator[tuple[Any, KeyHarvestDriver]]:
+    """The dashboard of the seeded deal at w x h, the table ready; closed after."""
+    context = browser.new_context(viewport={"width": w, "height": h})
     page = context.new_page()
     page.set_default_timeout(30_000)
     try:
         driver = KeyHarvestDriver(code=CODE, bots="greedy,greedy")
         page.goto(repo_server.url(driver.notebook, driver.query))
         driver.wait_ready(page)
+        yield page, driver
+        assert_no_traceback(page)
+    finally:
+        close_page(page)
+        context.close()
+
+
+def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls_sideways(repo_server, browser):
+    with table_page(repo_server, browser, 1024, 768) as (page, driver):
         st = start_of_a_turn_with_bids(page, driver, stores=3)
         stores = [k for k in st["town"] if k.startswith("store:")]
         registry = [k for k in st["town"] if k.startswith("registry:")]
@@ -87,10 +100,6 @@ def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls
         assert max(page.evaluate(JS_SIDEWAYS)) <= 0, "the phone page scrolls sideways"
         board = page.evaluate(JS_BOXES, [".sk-board", ".sk-town"])
         assert all(b["right"] <= 390 for b in board.values()), board
-        assert_no_traceback(page)
-    finally:
-        close_page(page)
-        context.close()
 
 
 JS_IN_VIEW = """(sels) => Object.fromEntries(sels.map((s) => { const e = document.querySelector(s);
@@ -105,13 +114,7 @@ def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_in
                                                                                       artifacts):
     """issue #15 §4: the town lies under your board on a phone, far below the counters; after a tap on a registry
     tile the next step (your counters, Confirm bid) is on screen, and Confirm bid's icon sits on its text line."""
-    context = browser.new_context(viewport={"width": 390, "height": 844})
-    page = context.new_page()
-    page.set_default_timeout(30_000)
-    try:
-        driver = KeyHarvestDriver(code=CODE, bots="greedy,greedy")
-        page.goto(repo_server.url(driver.notebook, driver.query))
-        driver.wait_ready(page)
+    with table_page(repo_server, browser, 390, 844) as (page, driver):
         st = page_state(page)
         for _ in range(100):
             if st["mine"] and not st["pending"] and st["handoff"] is None and st["bid"] and sum(st["counters"]):
@@ -139,10 +142,6 @@ def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_in
         page.wait_for_timeout(800)
         page.screenshot(path=str(artifacts / "key-harvest-390-worker-picked.png"))
         assert page.evaluate(JS_IN_VIEW, [".sk-board"])[".sk-board"], "the board is off screen after picking a worker"
-        assert_no_traceback(page)
-    finally:
-        close_page(page)
-        context.close()
 
 
 def test_every_event_name_fits_its_space_on_the_town_board(browser):
