@@ -4,7 +4,7 @@ from __future__ import annotations
 
 from collections.abc import Sequence
 
-from sheetkit.games.key_harvest import KeyHarvestParams, KeyHarvestState, new_game
+from sheetkit.games.key_harvest import EndTurn, KeyHarvestParams, KeyHarvestState, new_game
 from sheetkit.games.key_harvest.crops import add, sub
 
 
@@ -37,8 +37,6 @@ def table(players: int = 3, seed: int = 7, active: int = 0, params: KeyHarvestPa
 
 def finish_turn(state: KeyHarvestState) -> None:
     """End the active player's turn and let the table refill (no decisions expected)."""
-    from sheetkit.games.key_harvest import EndTurn
-
     state.apply(state.active, EndTurn())
     while state.is_chance_node() and not state.is_terminal():
         state.apply_chance()
@@ -56,3 +54,12 @@ def put_in_store(state: KeyHarvestState, player: int, code: str, bid: Sequence[i
     state.stores[player].append((code, tuple(bid), turn))  # type: ignore[arg-type]
     if code in state.registry:
         state.registry.remove(code)
+
+
+def with_event(state: KeyHarvestState, eid: str) -> None:
+    """End the active player's turn with event ``eid`` on top of the bag; returns after the event's draw."""
+    state.registry = state.registry[:5]
+    state._bag[state._bag_pos:] = [eid] + [x for x in state._bag[state._bag_pos:] if x != eid]
+    state.apply(state.active, EndTurn())
+    assert state.apply_chance() == {"chance": "draw", "event": eid}
+    assert state.events_placed[-1] == eid

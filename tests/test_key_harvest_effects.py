@@ -4,21 +4,12 @@ are ours, also listed in sheetkit/games/key_harvest/workers.py and events.py).""
 from __future__ import annotations
 
 import pytest
-from key_harvest_util import finish_turn, put_in_store, set_counters, table, total_counters
+from key_harvest_util import finish_turn, put_in_store, set_counters, table, total_counters, with_event
 
 from sheetkit.core.errors import IllegalAction
-from sheetkit.games.key_harvest import EVENT_LIST, WORKERS, Bid, Buy, Choose, EndTurn, Harvest, PlaceWorker
+from sheetkit.games.key_harvest import EVENT_LIST, WORKERS, Bid, Buy, Choose, Harvest, PlaceWorker
 
 FIVE = ["D4", "D6", "C5", "C6", "E5"]  # D5 touches all five
-
-
-def with_event(s, eid):
-    """End the active player's turn with ``eid`` on top of the bag; returns after the event's draw."""
-    s.registry = s.registry[:5]
-    s._bag[s._bag_pos:] = [eid] + [x for x in s._bag[s._bag_pos:] if x != eid]
-    s.apply(s.active, EndTurn())
-    assert s.apply_chance() == {"chance": "draw", "event": eid}
-    assert s.events_placed[-1] == eid
 
 
 def choices(s, p):

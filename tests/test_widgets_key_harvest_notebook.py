@@ -18,12 +18,19 @@ NOTEBOOK = REPO / "notebooks" / "key_harvest.ipynb"
 PLAY_IT = """
 import json
 import ipywidgets as W
+from ipywidgets.widgets.widget import _instances
 from sheetkit.games.key_harvest import GreedyBot
+from sheetkit.widgets.key_harvest import plots
 table.simulate_client_ready()
 bot = GreedyBot(seed=1)
+def shown_groups():
+    return next(c.value for w in list(_instances.values()) if isinstance(w, W.VBox) and "sk-live" in w._dom_classes
+                for c in w.children if isinstance(c, W.HTML) and "sk-groups" in c.value)
+lagged = []   # the moves after which the groups panel did not show the table's game
 while not table.state.is_terminal():
     table._apply(0, bot.act(table.state, 0))
-from ipywidgets.widgets.widget import _instances
+    if shown_groups() != plots.groups_html(table.state):
+        lagged.append(table.state.turn)
 panels = [w for w in list(_instances.values()) if isinstance(w, W.VBox) and "sk-live" in w._dom_classes
           and w.children]
 print(json.dumps({
@@ -31,7 +38,7 @@ print(json.dumps({
     "status": table.status_text, "last_error": table.last_error,
     "panels": [[type(c).__name__ for c in p.children] for p in panels],
     "texts": [c.value for p in panels for c in p.children if isinstance(c, W.HTML)],
-    "registry": table.state.registry,
+    "registry": table.state.registry, "lagged": lagged,
 }))
 """
 
@@ -62,6 +69,7 @@ def test_the_notebook_plays_a_shared_link_to_the_end_and_its_panels_follow(monke
     assert shown == got["registry"], "the worth table lists the registry tiles of the final state"
     groups = next(t for t in got["texts"] if "sk-groups" in t)
     assert all(name in groups for name in got["players"])
+    assert got["lagged"] == [], "the groups panel showed another game than the table's after a move, at these turns"
 
 
 def test_the_notebook_credits_the_designer_and_keeps_its_cells_thin():

@@ -12,6 +12,7 @@ import json
 import re
 from typing import Any
 
+import ipywidgets as W
 import pytest
 from sheetkit.widgets import KeyHarvestTable
 from sheetkit.widgets.key_harvest import text as words
@@ -241,7 +242,7 @@ def test_a_worker_goes_on_a_tinted_space_and_its_crop_choice_is_a_button():
     t.click_space(legal[0])
     assert st.workers_on[0] == {legal[0]: "h1a"}
     assert st.pending is not None and st.pending.kind == "crop"
-    assert "Choose a crop" in t.status_text
+    assert t.status_text.startswith("Gleaner: choose a crop")
     crop = CROPS[0]
     before = st.counters[0][0]
     choice_button(t, crop).click()
@@ -282,9 +283,8 @@ def test_pass_and_play_hides_the_screen_until_the_next_person_is_ready():
     assert st.players == ["Ann", "Bob"]
     assert t.bots == {}, "nobody is played by a bot"
     first = st.current_players()[0]
-    if first != t.viewer:
-        assert t._handoff == first
-        t.ready_button.click()
+    assert t._handoff == first, "even the first person says they are at the screen before it opens"
+    t.ready_button.click()
     p = t.viewer
     t.end_turn_button.click()
     other = 1 - p
@@ -322,7 +322,7 @@ def test_a_whole_game_against_bots_through_clicks_ends_with_the_breakdown_and_a_
     assert {"Harvest", "Bid", "EndTurn"} <= kinds
     assert t.status_text.startswith("Game over")
     assert t.end_box.layout.display == "flex"
-    rows = re.findall(r"<tr data-player='(\d)'.*?<td class='sk-total'>(\d+)</td>", t.breakdown.value)
+    rows = re.findall(r"<td class='sk-total(?: sk-me)?' data-player='(\d)'>(\d+)</td>", t.breakdown.value)
     assert [(int(p), int(v)) for p, v in rows] == [(p, st.total(p)) for p in range(st.num_players)]
     again = replay(json.loads(dumps(t.record())))
     assert again.fingerprint() == st.fingerprint()
@@ -373,8 +373,10 @@ def test_the_land_sale_is_paid_through_the_bid_composer():
     code = st.registry[0]
     t.click_town("registry", code)
     assert t.confirm_bid.description == "Confirm payment"
+    assert t.status_text.startswith(f"Land sale: pay 3 counters for {code} — click 3 more"), "the status moves on"
     for c in (0, 1):
         t.crop_buttons[c].click()
+    assert "click 1 more" in t.status_text
     t.confirm_bid.click()                      # 2 counters: not one of the choices
     assert "not one of the choices" in error_text(t) and code in st.registry
     t.crop_buttons[2].click()
@@ -443,3 +445,130 @@ def test_nothing_is_drawn_before_a_browser_and_each_click_is_one_canvas_message(
     rec.clear()
     t.end_turn_button.click()                  # the bots play their turns: still one message
     assert rec.count() == 1
+
+
+# ----- issue #15 §4: found by playing to the end --------------------------------------------------------------
+
+def log_rows(t: KeyHarvestTable) -> list[tuple[str, str]]:
+    return [(k, html.unescape(v)) for k, v in re.findall(r"<div class='sk-log-(\w+)'>(.*?)</div>", t.log.value)]
+
+
+def test_your_turn_in_progress_heads_the_log_with_its_newest_line_first():
+    t = ready()
+    st = t.state
+    t.click_space(my_up_tile(t))
+    crop = next(c for c in range(5) if st.counters[0][c])
+    t.click_town("registry", st.registry[0])
+    t.crop_buttons[crop].click()
+    t.confirm_bid.click()
+    rows = log_rows(t)
+    assert rows[0] == ("now", "Your turn, so far:")
+    assert rows[1][1].startswith("You bid ") and rows[2][1].startswith("You harvested "), rows[:3]
+    t.end_turn_button.click()                  # the bots play; your new turn has no moves yet
+    rows = log_rows(t)
+    assert rows[0][0] in ("now", "endturn") and rows[1][0] != "endturn"
+
+
+def test_choosing_a_registry_tile_brings_your_counters_into_view(monkeypatch):
+    """On a phone the town lies far below your counters: the first counter you can add takes the focus, which
+    scrolls it into view (the browser test checks the scrolling at 390 px)."""
+    focused: list[Any] = []
+    monkeypatch.setattr(W.Button, "focus", lambda self: focused.append(self))
+    t = ready()
+    st = t.state
+    t.click_town("registry", st.registry[0])
+    first = next(b for c, b in enumerate(t.crop_buttons) if st.counters[0][c])
+    assert focused == [first] and not first.disabled
+    assert "then Confirm bid" in t.status_text and "below" not in t.status_text
+
+
+def test_picking_a_worker_brings_your_board_into_view(monkeypatch):
+    """The next step after picking a worker is a tinted space of your board (far above the picker on a phone)."""
+    t = ready()
+    focused: list[Any] = []
+    monkeypatch.setattr(type(t.board.canvas), "focus", lambda self: focused.append(self))
+    t.action_buttons["worker"].click()
+    t.worker_buttons["h1a"].click()
+    assert focused == [t.board.canvas]
+    assert "sk-picked" in t.worker_box._dom_classes, "on a phone the list folds to the picked worker (KH_CSS)"
+    t.worker_buttons["h1a"].click()                  # a second press puts it back: the whole list again
+    assert t._worker is None and "sk-picked" not in t.worker_box._dom_classes
+    assert t.status_text.startswith("Choose a worker")
+
+
+def test_the_screen_invites_a_bid_only_while_a_bid_is_allowed():
+    t = ready()
+    st = t.state
+    assert "click a registry tile to bid" in t.screen_words.value
+    t.click_space(my_up_tile(t))
+    while words.may_reason(st, 0, "bid") is None:       # bid until the turn allows no more (tiles or counters)
+        crop = next(c for c in range(5) if st.counters[0][c])
+        t.click_town("registry", st.registry[0])
+        t.crop_buttons[crop].click()
+        t.confirm_bid.click()
+        if words.may_reason(st, 0, "bid") is None:
+            assert "Next: Bid for a second tile" in t.status_text, t.status_text
+    assert "bid" in st.turn_actions
+    assert "click a registry tile to bid" not in t.screen_words.value
+
+
+def test_the_worker_picker_says_what_each_worker_does_and_greys_the_ones_you_cannot_play():
+    t = ready()
+    st = t.state
+    t.action_buttons["worker"].click()
+    assert set(t.worker_buttons) == set(st.workers_available(0))
+    unfit = 0
+    for wid, b in t.worker_buttons.items():
+        w = WORKERS[wid]
+        says = html.unescape(t._worker_says[wid].value)
+        assert w.action[1:] in says, (wid, says)          # on the page, not only in a tooltip
+        if st.legal_spaces(0, wid):
+            assert not b.disabled and "sk-unfit" not in b._dom_classes and says.endswith("now).")
+        else:
+            unfit += 1
+            assert b.disabled and "sk-unfit" in b._dom_classes and b.button_style == "", wid
+            assert says.endswith("(not now).")
+    assert unfit, "at the start no townsfolk fits a two-tile board"
+    assert "Dashed: fits no space" in t.worker_note.value and t.worker_note.layout.display is None
+
+
+def test_pass_and_play_names_nobodys_store_yours_while_the_screen_is_passed(monkeypatch):
+    from canvas_recorder import Recorder
+
+    rec = Recorder(monkeypatch)
+    t = ready(code=None, seed=11, humans=["Ann", "Bob"], bots=())
+    st = t.state
+    assert t._handoff == st.current_players()[0] and all(b.layout.display == "none" for b in t.crop_buttons), \
+        "the first person's counters wait for their “I am ready”, as everyone's do"
+    t.ready_button.click()
+    rec.clear()
+    t.end_turn_button.click()
+    assert t._handoff is not None
+    drawn = [a[0] for m in rec.drawn for cid, name, a in m
+             if name == "fillText" and cid == t.town.canvas["ink"].canvas.model_id]
+    assert "Ann's store" in drawn and "Bob's store" in drawn, drawn
+    assert not any("(yours)" in text for text in drawn), drawn
+    rec.clear()
+    t.ready_button.click()
+    drawn = [a[0] for m in rec.drawn for cid, name, a in m if name == "fillText"]
+    assert f"{st.players[t.viewer]}'s store (yours)" in drawn
+
+
+def test_a_panel_following_turns_hears_of_every_turn():
+    """The groups panel once showed the starting tiles at turn 7: a turn that passes without a registry refill
+    (an End turn with the registry full) told the panels nothing."""
+    from sheetkit.widgets import live
+
+    from sheetkit.analysis.key_harvest import group_rows
+
+    t = ready()
+    st = t.state
+    panel = live(t, lambda s: ",".join(str(g.tiles) for g in group_rows(s)), events=("turn",), defer=False)
+    me = BOTS["greedy"](seed=5)
+    checked = 0
+    while not st.is_terminal():
+        do(t, me.act(st, 0))
+        if st.current_players() == [0] and not st.turn_actions and st.pending is None:
+            assert panel.children[-1].value == ",".join(str(g.tiles) for g in group_rows(st)), f"turn {st.turn}"
+            checked += 1
+    assert checked > 10

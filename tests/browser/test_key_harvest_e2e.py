@@ -27,14 +27,27 @@ def page_errors(page_fixture: Any) -> list[str]:
 
 
 def breakdown_shown(page: Any) -> list[dict[str, Any]]:
-    """The end-of-game table as shown: per ``tr[data-player]`` every score cell."""
-    rows = page.evaluate("""() => Array.from(document.querySelectorAll('.sk-breakdown tr[data-player]')).map(tr => {
-        const n = (c) => +tr.querySelector('td.' + c).innerText;
-        return {player: +tr.dataset.player, name: tr.querySelector('td.sk-name').innerText.trim(),
-                largest: n('sk-largest'), second: n('sk-second'), group_points: n('sk-groups'),
-                workers: n('sk-workers'), counters: n('sk-counters'), counter_points: n('sk-counter-points'),
-                total: n('sk-total'), place: tr.querySelector('td.sk-place').innerText.trim()}; })""")
+    """The end-of-game table as shown (a column per player): per player, every score cell ``td.<part>[data-player]``."""
+    rows = page.evaluate("""() => { const out = {};
+        for (const th of document.querySelectorAll('.sk-breakdown th[data-player]'))
+          out[th.dataset.player] = {player: +th.dataset.player, name: th.innerText.trim()};
+        const parts = {'sk-largest': 'largest', 'sk-second': 'second', 'sk-groups': 'group_points',
+          'sk-workers': 'workers', 'sk-counters': 'counters', 'sk-counter-points': 'counter_points',
+          'sk-total': 'total', 'sk-place': 'place'};
+        for (const [cls, key] of Object.entries(parts))
+          for (const td of document.querySelectorAll('.sk-breakdown td.' + cls + '[data-player]'))
+            out[td.dataset.player][key] = key === 'place' ? td.innerText.trim() : +td.innerText;
+        return Object.values(out); }""")
     return sorted(rows, key=lambda r: r["player"])
+
+
+JS_BREAKDOWN_FIT = """() => { const box = document.querySelector('.sk-breakdown'), e = box.getBoundingClientRect();
+  const cells = Array.from(document.querySelectorAll('.sk-breakdown td, .sk-breakdown th'));
+  const hidden = cells.filter(c => c.getBoundingClientRect().right > e.right + 0.5).map(c => c.innerText);
+  const bg = getComputedStyle(box);
+  return {right: document.querySelector('.sk-end').getBoundingClientRect().right, width: innerWidth, hidden,
+          scrolls: box.scrollWidth > box.clientWidth + 1,
+          cue: bg.backgroundImage.includes('radial-gradient') && bg.backgroundAttachment.includes('local')}; }"""
 
 
 def expected(cli: dict[str, Any]) -> list[dict[str, Any]]:
@@ -129,14 +142,20 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     shown = breakdown_shown(p)
     assert shown == expected(cli), f"page breakdown {shown} != CLI replay {expected(cli)}"
     p.locator(".sk-table").screenshot(path=str(artifacts / "key-harvest-finished.png"))
-    for w, h in ((390, 844), (1024, 768)):      # the end box fits the screen, and every player's total shows
+    # The end box fits the screen and shows every column of the breakdown, nothing scrolled out of sight (issue
+    # #15 §4: at 1280x800 a 421 px table in a 352 px box hid the counters); should a table ever be wider than a
+    # phone, its edge shows a shadow that says it scrolls.
+    for w, h in ((1280, 800), (1024, 768), (390, 844)):
         p.set_viewport_size({"width": w, "height": h})
         p.wait_for_timeout(300)
-        fit = p.evaluate("""() => { const e = document.querySelector('.sk-end').getBoundingClientRect();
-            const cells = Array.from(document.querySelectorAll('.sk-breakdown td.sk-total, .sk-breakdown td.sk-place'));
-            const hidden = cells.filter(c => c.getBoundingClientRect().right > e.right).map(c => c.innerText);
-            return {right: e.right, width: innerWidth, hidden}; }""")
-        assert fit["right"] <= fit["width"] and fit["hidden"] == [], f"at {w}x{h}: {fit}"
+        fit = p.evaluate(JS_BREAKDOWN_FIT)
+        assert fit["right"] <= fit["width"] and fit["hidden"] == [] and not fit["scrolls"], f"at {w}x{h}: {fit}"
+        p.locator(".sk-end").screenshot(path=str(artifacts / f"key-harvest-end-{w}.png"))
+    p.set_viewport_size({"width": 220, "height": 700})      # narrower than any phone: the table must scroll
+    p.wait_for_timeout(300)
+    fit = p.evaluate(JS_BREAKDOWN_FIT)
+    assert fit["scrolls"] and fit["cue"], fit
+    p.locator(".sk-end").screenshot(path=str(artifacts / "key-harvest-end-220.png"))
     p.set_viewport_size({"width": 1280, "height": 800})
 
     # The live analysis below the table has followed the game: tile worth and the group trade-off.

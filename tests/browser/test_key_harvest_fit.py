@@ -9,13 +9,19 @@ to page points, the way a click would. On a 390x844 phone the page never scrolls
 
 from __future__ import annotations
 
+from collections.abc import Iterator
+from contextlib import contextmanager
 from typing import Any
 
 import pytest
-from key_harvest_driver import KeyHarvestDriver, page_state
-from sheetkit.widgets.key_harvest.town import REG_R, STORE_R
+from key_harvest_driver import KeyHarvestDriver, click_canvas_at, page_state
+from sheetkit.widgets import theme
+from sheetkit.widgets.key_harvest.town import EV_FONT, EV_W, REG_R, STORE_R, event_lines
 from sheetkit.widgets.theme import SCALE
 from voila_harness import assert_no_traceback, close_page
+
+from sheetkit.games.key_harvest.crops import CROPS
+from sheetkit.games.key_harvest.events import EVENT_LIST
 
 pytestmark = pytest.mark.browser
 
@@ -64,14 +70,25 @@ def off_screen(page: Any, st: dict[str, Any], w: int, h: int) -> list[str]:
     return bad
 
 
-def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls_sideways(repo_server, browser):
-    context = browser.new_context(viewport={"width": 1024, "height": 768})
+@contextmanager
+def table_page(repo_server: Any, browser: Any, w: int, h: int) -> Iterator[tuple[Any, KeyHarvestDriver]]:
+    """The dashboard of the seeded deal at w x h, the table ready; closed after."""
+    context = browser.new_context(viewport={"width": w, "height": h})
     page = context.new_page()
     page.set_default_timeout(30_000)
     try:
         driver = KeyHarvestDriver(code=CODE, bots="greedy,greedy")
         page.goto(repo_server.url(driver.notebook, driver.query))
         driver.wait_ready(page)
+        yield page, driver
+        assert_no_traceback(page)
+    finally:
+        close_page(page)
+        context.close()
+
+
+def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls_sideways(repo_server, browser):
+    with table_page(repo_server, browser, 1024, 768) as (page, driver):
         st = start_of_a_turn_with_bids(page, driver, stores=3)
         stores = [k for k in st["town"] if k.startswith("store:")]
         registry = [k for k in st["town"] if k.startswith("registry:")]
@@ -83,7 +100,62 @@ def test_the_next_action_fits_a_projector_and_a_laptop_and_a_phone_never_scrolls
         assert max(page.evaluate(JS_SIDEWAYS)) <= 0, "the phone page scrolls sideways"
         board = page.evaluate(JS_BOXES, [".sk-board", ".sk-town"])
         assert all(b["right"] <= 390 for b in board.values()), board
-        assert_no_traceback(page)
+
+
+JS_IN_VIEW = """(sels) => Object.fromEntries(sels.map((s) => { const e = document.querySelector(s);
+  if (!e) return [s, null]; const r = e.getBoundingClientRect();
+  return [s, r.top >= 0 && r.bottom <= innerHeight && r.left >= 0 && r.right <= innerWidth]; }))"""
+JS_ICON_OFFSET = """(sel) => { const b = document.querySelector(sel), i = b.querySelector('i');
+  const rb = b.getBoundingClientRect(), ri = i.getBoundingClientRect();
+  return (ri.top + ri.bottom) / 2 - (rb.top + rb.bottom) / 2; }"""
+
+
+def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_into_view(repo_server, browser,
+                                                                                      artifacts):
+    """issue #15 §4: the town lies under your board on a phone, far below the counters; after a tap on a registry
+    tile the next step (your counters, Confirm bid) is on screen, and Confirm bid's icon sits on its text line."""
+    with table_page(repo_server, browser, 390, 844) as (page, driver):
+        st = page_state(page)
+        for _ in range(100):
+            if st["mine"] and not st["pending"] and st["handoff"] is None and st["bid"] and sum(st["counters"]):
+                break
+            st = driver.step(page, st)
+        code = st["bid"][0]
+        driver.actions.append(f"choose {code}")
+        click_canvas_at(page, ".sk-town", *st["town"][f"registry:{code}"])    # scrolls the town into view first
+        st = driver.wait_change(page, st["serial"])
+        try:       # the table focuses your first counter, which scrolls it into view
+            page.wait_for_function("() => document.activeElement?.matches('[class*=sk-add-]')", timeout=8000)
+        except Exception:
+            pass   # (no focus: the check below says what is off screen)
+        page.wait_for_timeout(600)
+        page.screenshot(path=str(artifacts / "key-harvest-390-bid-composer.png"))
+        counters = [f".sk-add-{c}" for c in CROPS]
+        seen = page.evaluate(JS_IN_VIEW, [*counters, "button.sk-confirm-bid", ".sk-bidline"])
+        assert all(seen.values()), f"after choosing {code}, off screen: {[s for s, v in seen.items() if not v]}"
+        assert abs(page.evaluate(JS_ICON_OFFSET, "button.sk-confirm-bid")) <= 2, "the gavel sits on the text line"
+        assert abs(page.evaluate(JS_ICON_OFFSET, "button.sk-clear-bid")) <= 2
+        # the same for a worker: once picked (below the action buttons), its tinted spaces are on your board
+        wid = st["place"][0].split("@")[0]
+        st = driver._button(page, "button.sk-act-worker", "worker", st)
+        st = driver._button(page, f"button.sk-worker-{wid}", f"pick {wid}", st)
+        page.wait_for_timeout(800)
+        page.screenshot(path=str(artifacts / "key-harvest-390-worker-picked.png"))
+        assert page.evaluate(JS_IN_VIEW, [".sk-board"])[".sk-board"], "the board is off screen after picking a worker"
+
+
+def test_every_event_name_fits_its_space_on_the_town_board(browser):
+    """issue #15 §4: "Farmhands' holiday" was squeezed into its 41 px space; each line of each event's name, in
+    the town's font as Chromium measures it, fits the space (the canvas would squeeze a wider one)."""
+    page = browser.new_page()
+    try:
+        font = theme.font(EV_FONT, theme.FONT_INK, "bold")
+        lines = {e.name: event_lines(e.name) for e in EVENT_LIST}
+        widths = page.evaluate("""([font, lines]) => { const c = document.createElement('canvas').getContext('2d');
+          c.font = font; return Object.fromEntries(Object.entries(lines).map(([n, ls]) =>
+            [n, ls.map((l) => c.measureText(l).width)])); }""", [font, lines])
+        too_wide = {n: w for n, w in widths.items() if max(w) > EV_W - 2 + 1.5}   # 1.5 px: a squeeze nobody sees
+        assert too_wide == {}, too_wide
+        assert all(len(ls) <= 3 for ls in lines.values())
     finally:
-        close_page(page)
-        context.close()
+        page.close()

@@ -65,6 +65,17 @@ KH_CSS = f"""
 .sk-kh .sk-why {{ font-size: 12px; color: {theme.PRINT}; line-height: 1.3; }}
 .sk-kh .sk-workers button, .sk-kh .sk-choices button {{ font-size: 13px; }}
 .sk-kh .sk-workers button.sk-on {{ outline: 3px solid {theme.OKABE_ITO['blue']}; font-weight: bold; }}
+/* the worker picker: each worker's button with what it does beside it (a touch screen shows no tooltip); one
+   that fits no space now is a dashed outline, its words grey */
+.sk-kh .sk-workers {{ gap: 3px; }}
+.sk-kh .sk-worker-row {{ flex-wrap: nowrap; gap: 8px; }}
+.sk-kh .sk-worker-row > button {{ flex: 0 0 7.6em; width: 7.6em; padding: 0 6px; text-align: left; }}
+.sk-kh .sk-worker-says {{ flex: 1 1 auto; min-width: 0; font-size: 12px; color: {theme.INK}; }}
+.sk-kh .sk-worker-note {{ font-size: 12px; color: {theme.PRINT}; }}
+.sk-kh .sk-worker-says .widget-html-content, .sk-kh .sk-worker-note .widget-html-content {{ line-height: 1.3; }}
+.sk-kh .sk-workers button.sk-unfit {{ background: transparent; border: 1px dashed #B8B09C; color: {theme.PRINT};
+  box-shadow: none; }}
+.sk-kh .sk-worker-row:has(button.sk-unfit) .sk-worker-says {{ color: {theme.FAINT}; }}
 .sk-kh .sk-screen {{ background: #F6EFE0; border: 1px dashed #B8A77E; border-radius: 4px; padding: 3px 6px; gap: 4px; }}
 .sk-kh .sk-screen button {{ color: {theme.INK}; border: 1px solid #B8B09C; font-size: 13px; padding: 0 8px; }}
 .sk-kh .sk-screen .sk-bidline {{ font-size: 13px; }}
@@ -103,12 +114,29 @@ KH_CSS = f"""
   .sk-kh .sk-end {{ order: 4; max-width: 100%; box-sizing: border-box; }}
   .sk-kh .sk-board {{ order: 5; }} .sk-kh .sk-town {{ order: 6; }}
   .sk-kh .sk-opponents {{ order: 7; }} .sk-kh .sk-log {{ order: 8; }} .sk-kh .sk-kh-game {{ order: 9; }}
+  /* a worker picked: its row only (press it again for the others), so that your board comes up under it */
+  .sk-kh .sk-workers.sk-picked > :not(:has(button.sk-on)) {{ display: none !important; }}
 }}
 .sk-kh .sk-log .sk-log-event {{ color: {theme.OKABE_ITO['blue']}; }}
 .sk-kh .sk-log .sk-log-turn {{ color: {theme.PRINT}; font-style: italic; }}
+/* newest first: each turn's heading above its lines, the turn being played on top */
+.sk-kh .sk-log .sk-log-endturn, .sk-kh .sk-log .sk-log-now {{ font-weight: bold; color: {theme.PRINT};
+  border-top: 1px solid {theme.GRID}; margin-top: 3px; padding-top: 2px; }}
 .sk-kh .sk-end {{ min-width: 0; }}
+/* the breakdown: a column per player. Should it still be wider than its box (four long names on a phone), it
+   scrolls sideways under its sticky row labels, and a shadow at the right edge says there is more (the paper
+   gradient, attached to the content, covers the shadow once the end is reached) */
 .sk-kh .sk-breakdown table {{ font-size: 12px; }}
-.sk-kh .sk-breakdown th, .sk-kh .sk-breakdown td {{ padding: 2px 3px; }}
+.sk-kh .sk-breakdown th, .sk-kh .sk-breakdown td {{ padding: 2px 6px; }}
+.sk-kh .sk-breakdown tbody th {{ text-align: left; position: sticky; left: 0; white-space: normal; min-width: 5.5em; }}
+.sk-kh .sk-breakdown thead th.sk-name {{ background: transparent; color: {theme.INK}; font-weight: bold;
+  white-space: normal; }}
+.sk-kh .sk-breakdown .sk-me {{ background: rgba(255, 214, 102, 0.35); }}
+.sk-kh .sk-breakdown {{ background-color: {theme.PAPER};
+  background-image: linear-gradient(to left, {theme.PAPER} 40%, rgba(251, 248, 239, 0)),
+    radial-gradient(farthest-side at 100% 50%, rgba(60, 50, 30, 0.4), rgba(60, 50, 30, 0));
+  background-position: right center, right center; background-size: 30px 100%, 14px 100%;
+  background-repeat: no-repeat; background-attachment: local, scroll; }}
 .sk-kh .sk-kh-side .sk-row > button, .sk-kh .sk-kh-side .sk-row > .widget-upload {{ flex: 0 0 auto; }}
 </style>
 """
@@ -166,6 +194,8 @@ class KeyHarvestTable(GameTable):
         self._bid: list[int] = list(NO_BID)
         self._serial = 0
         self._legal_memo: dict[int, list[Any]] | None = None
+        self._told_turn: Any = None          # the game and turn the listeners last heard of ("turn")
+        self._screen_open: int | None = None  # whose screen a person opened with "I am ready" (pass-and-play)
         self._auto_default = auto
         self._follower = words.LogFollower()
         super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
@@ -201,6 +231,7 @@ class KeyHarvestTable(GameTable):
         self._bid = list(NO_BID)
         self.viewer = ME
         self._handoff = None
+        self._screen_open = None      # with several people at the screen, even the first one says "I am ready"
 
     def _moves_on(self, state: KeyHarvestState) -> bool:  # type: ignore[override]
         cur = state.current_players()
@@ -241,9 +272,11 @@ class KeyHarvestTable(GameTable):
         self.actions.add_class("sk-actions")
         self.why = html_widget("sk-why")
 
-        self.worker_box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
+        self.worker_box = W.VBox([], layout=W.Layout(display="none"))
         self.worker_box.add_class("sk-workers")
         self.worker_buttons: dict[str, W.Button] = {}
+        self._worker_says: dict[str, W.HTML] = {}
+        self.worker_note = html_widget("sk-worker-note")
         self.choice_box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
         self.choice_box.add_class("sk-choices")
         self._choice_values: tuple[str, ...] = ()
@@ -422,14 +455,19 @@ class KeyHarvestTable(GameTable):
     @guarded
     def _on_worker(self, wid: str, _: Any = None) -> None:
         self._my_move()
+        if self._mode == "worker" and self._worker == wid:     # a second press puts the worker back (pick another)
+            self._worker = None
+            self._redraw_quietly()
+            return
         self._mode, self._worker = "worker", wid
         if not self.state.legal_spaces(self.viewer, wid):
             w = WORKERS[wid]
-            self._error = (f"The {w.name} ({w.value}) fits no space now: it needs an empty space touching "
-                           f"{w.value}+ of your tiles and no other worker.")
+            self._error = f"The {w.name} ({w.value}) fits no space now: {words.unfit_words(w)}."
             self._render([])
             return
         self._redraw_quietly()
+        if self.board.canvas.ready:   # the next step is a tinted space of your board: the keyboard goes on there
+            self.board.canvas.focus()
 
     @guarded
     def _on_choice(self, value: str, _: Any = None) -> None:
@@ -494,6 +532,7 @@ class KeyHarvestTable(GameTable):
             if st.pending.kind == "sale" and kind == "registry":
                 self._mode, self._bid_tile, self._bid = "sale", code, list(NO_BID)
                 self._redraw_quietly()
+                self._show_composer()
                 return
             choice = [a for a in st.legal_actions(p) if isinstance(a, Choose) and a.value == code]
             if not choice:
@@ -509,10 +548,18 @@ class KeyHarvestTable(GameTable):
             self._bid = list(NO_BID)
             self._show_my_move()      # the town's rings move first, before the bid composer's text
             self._redraw_quietly()
+            self._show_composer()
         elif kind == "store":
             self._apply(p, Buy(code))
         else:
             self._on_worker(code)
+
+    def _show_composer(self) -> None:
+        """After a registry tile is chosen, the next step is your counters: the first one you can add takes the
+        focus, which scrolls it into view (on a phone the town lies below your board, far under the counters)."""
+        first = next((b for b in self.crop_buttons if not b.disabled), None)
+        if first is not None:
+            first.focus()
 
     @guarded
     def _on_add_counter(self, crop: int, _: Any = None) -> None:
@@ -566,6 +613,7 @@ class KeyHarvestTable(GameTable):
         if self._handoff is None:
             return
         self.viewer, self._handoff = self._handoff, None
+        self._screen_open = self.viewer
         self._mode = self._worker = self._bid_tile = None
         self._bid = list(NO_BID)
         self._error = None
@@ -635,17 +683,15 @@ class KeyHarvestTable(GameTable):
         humans = self.humans()
         while not st.is_terminal():
             if st.is_chance_node():
-                before = st.turn
                 st.apply_chance()
-                if st.turn != before:
-                    events.append("turn")
                 continue
             cur = st.current_players()
             if not cur:
                 break
             p = cur[0]
             if p in humans:
-                if p != self.viewer:
+                # pass-and-play: the screen shows a person's counters only after they said they are at it
+                if p != self.viewer or (len(humans) > 1 and self._screen_open != p):
                     self._handoff = p
                 break
             if (not auto and steps is None) or (steps is not None and moved >= steps):
@@ -653,6 +699,8 @@ class KeyHarvestTable(GameTable):
             bot = self.bots.get(p)
             st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
             moved += 1
+        if moved:
+            events.append("move")
         if st.is_terminal():
             events.append("over")
         return events
@@ -665,9 +713,21 @@ class KeyHarvestTable(GameTable):
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         self._legal_memo = {}     # the state holds still while a render reads it
         try:
-            super()._render(events, full, message)
+            super()._render(self._told(events), full, message)
         finally:
             self._legal_memo = None
+
+    def _told(self, events: Sequence[str]) -> list[str]:
+        """The events for the listeners (live panels): each once, and "turn" whenever the turn is another than
+        they last heard of — a turn also passes inside a move (an End turn with nothing to refill), not only
+        at a table step, and a panel following turns must not go on showing an old one."""
+        out = list(dict.fromkeys(events))
+        now = (id(self.state), self.state.turn)
+        if now != self._told_turn:
+            self._told_turn = now
+            if "new" not in out and "turn" not in out:
+                out.append("turn")
+        return out
 
     def _legal(self, p: int) -> list[Any]:
         """``state.legal_actions(p)``, asked once per render (the board, the town, the buttons and the hooks
@@ -744,7 +804,8 @@ class KeyHarvestTable(GameTable):
             values = {a.value for a in legal if isinstance(a, Choose)}
             biddable = {c for c in st.registry if c in values}
             buyable = {c for s in st.stores for c, *_ in s if c in values}
-        self.town.sync(st, p, self._bid_tile, biddable, buyable)
+        # while the screen is passed on, no store is "yours": the next person is not at it yet
+        self.town.sync(st, p if self._handoff is None else None, self._bid_tile, biddable, buyable)
 
     def _sync_opponents(self) -> None:
         st = self.state
@@ -802,29 +863,47 @@ class KeyHarvestTable(GameTable):
         waiting_bot = bool(cur) and cur[0] not in self.humans() and not over
         self.next_button.disabled = not waiting_bot
         self.code.value = self._code_html()
-        self.log.value = words.log_html(self._follower.lines_for(st))
+        self.log.value = words.log_html(self._follower.lines_for(st), now=words.turn_heading(st))
         self.controls.layout.display = "none" if over else "flex"
         self._render_end(over, lambda: words.end_summary(st, p), lambda: words.breakdown_html(st, p))
         self._publish_hooks("sk-kh-state")
 
     def _render_workers(self, st: KeyHarvestState, p: int, show: bool) -> None:
+        """The worker picker: one row per worker you hold or could take from town — its button, and what it does
+        in words on the page (a touch screen shows no tooltip); one that fits no space now is greyed, saying why."""
         ids = tuple(st.workers_available(p)) if show else ()
         if tuple(self.worker_buttons) != ids:
-            for b in self.worker_buttons.values():
-                b.close()
+            for r in self.worker_box.children:
+                if r is not self.worker_note:
+                    for w in r.children:
+                        w.close()
+                    r.close()
             self.worker_buttons = {}
+            self._worker_says = {}
+            rows = []
             for wid in ids:
                 w = WORKERS[wid]
                 b = button(f"{w.value} {w.name}", f"sk-worker-{wid}", "", f"{w.name} ({w.value}"
                            f"{', townsfolk' if w.townsfolk else ''}): {w.action}")
-                b.layout = W.Layout(width="auto")
                 b.on_click(functools.partial(self._on_worker, wid))
                 self.worker_buttons[wid] = b
-            self.worker_box.children = tuple(self.worker_buttons.values())
+                self._worker_says[wid] = html_widget("sk-worker-says")
+                rows.append(row(b, self._worker_says[wid]))
+                rows[-1].add_class("sk-worker-row")
+            self.worker_box.children = (*rows, self.worker_note)
+        # on a phone (KH_CSS) a picked worker folds the list to its own row: the board, where its spaces are, comes up
+        _toggle(self.worker_box, "sk-picked", self._worker is not None)
         for wid, b in self.worker_buttons.items():
+            w = WORKERS[wid]
+            spaces = len(st.legal_spaces(p, wid))
             _toggle(b, "sk-on", wid == self._worker)
-            b.button_style = "info" if WORKERS[wid].townsfolk else ""
-            b.disabled = not st.legal_spaces(p, wid)
+            _toggle(b, "sk-unfit", not spaces)
+            b.button_style = "info" if w.townsfolk and spaces else ""
+            b.disabled = not spaces
+            self._worker_says[wid].value = html.escape(words.worker_words(w, spaces))
+        unfit = any(b.disabled for b in self.worker_buttons.values())
+        self.worker_note.value = html.escape(words.UNFIT_NOTE) if unfit else ""
+        self.worker_note.layout.display = None if unfit else "none"
         self.worker_box.layout.display = "flex" if ids else "none"
 
     def _render_choices(self, st: KeyHarvestState, p: int, pend: Any) -> None:
@@ -852,15 +931,16 @@ class KeyHarvestTable(GameTable):
     def _render_screen(self, st: KeyHarvestState, p: int, mine: bool, handoff: str | None) -> None:
         hidden = handoff is not None or (not mine and p != ME and len(self.humans()) > 1)
         bidding = mine and self._bid_tile is not None and self._mode in ("bid", "sale")
+        may_bid = mine and not bidding and words.may_reason(st, p, "bid", self._legal(p)) is None
         if hidden:
             self.screen_words.value = "<i>Screen closed: the counters stay hidden until the next player is ready.</i>"
         else:
             self.screen_words.value = html.escape(words.screen_html(st, p, self._bid)) + (
-                " — click a registry tile to bid" if mine and not bidding and st.pending is None else "") + (
+                " — click a registry tile to bid" if may_bid else "") + (
                 f"<br><span class='sk-small'>General {html.escape(words.stock_words(st))}</span>")
         mine_counts = st.counters[p]
         for c, b in enumerate(self.crop_buttons):
-            b.layout.display = "none" if hidden else "flex"
+            b.layout.display = "none" if hidden else None
             left = mine_counts[c] - self._bid[c]
             b.description = f"{CROPS[c]} {left}" if not bidding else f"+ {CROPS[c]} ({left})"
             b.disabled = not bidding or left <= 0
@@ -870,12 +950,13 @@ class KeyHarvestTable(GameTable):
                                    f"{html.escape(words.pay_words(self._bid)) if sum(self._bid) else 'nothing yet'}")
         else:
             self.bid_line.value = ""
-        self.confirm_bid.layout.display = self.clear_bid.layout.display = "flex" if bidding else "none"
+        # shown as buttons are (display: flex would make a button's icon a block above its words)
+        self.confirm_bid.layout.display = self.clear_bid.layout.display = None if bidding else "none"
         self.confirm_bid.disabled = sum(self._bid) == 0
         self.confirm_bid.description = "Confirm payment" if self._mode == "sale" else "Confirm bid"
 
 
-def _toggle(b: W.Button, cls: str, on: bool) -> None:
+def _toggle(b: W.DOMWidget, cls: str, on: bool) -> None:
     if on and cls not in b._dom_classes:
         b.add_class(cls)
     elif not on and cls in b._dom_classes:

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.games.key_harvest import board as B
-from sheetkit.games.key_harvest.crops import CROPS, describe
+from sheetkit.games.key_harvest.crops import CROPS, count_words, describe
 from sheetkit.games.key_harvest.events import EVENTS
 from sheetkit.games.key_harvest.moves import (
     Bid,
@@ -25,8 +25,8 @@ from sheetkit.games.key_harvest.moves import (
     RemoveWorker,
     parse_action,
 )
-from sheetkit.games.key_harvest.state import KeyHarvestState
-from sheetkit.games.key_harvest.workers import WORKERS
+from sheetkit.games.key_harvest.state import SALE_PRICE, KeyHarvestState
+from sheetkit.games.key_harvest.workers import WORKERS, Worker
 
 ACTION_KINDS = ("harvest", "worker", "buy", "bid")
 ACTION_LABELS = {"harvest": "Harvest", "worker": "Worker", "buy": "Buy", "bid": "Bid"}
@@ -35,6 +35,16 @@ ACTION_HELP = {
     "worker": "play a farmhand or a townsfolk onto an empty space (or take one of yours off)",
     "buy": "take up to 2 tiles from stores, paying their bids",
     "bid": "take up to 2 registry tiles into your store with open bids",
+}
+
+# What a worker did, told of whoever played it ({they}, {whose}, {their}: that player). The rule's own words
+# (workers.py) speak to the player reading them, so a bot's Steward would say "your store"; a worker whose
+# effect is a decision or a gain says nothing here: the log line of that decision or gain follows.
+WORKER_DONE = {
+    "h2a": "the harvested tiles it touches turned back up",
+    "h3a": "the tiles in {whose} store cannot be taken by others until {their} next turn",
+    "h3b": "this turn {they} may take up to 3 tiles from stores",
+    "mayor": "every harvested tile on {whose} board turned back up",
 }
 
 
@@ -53,6 +63,16 @@ def whose(state: Any, p: int) -> str:
     """'your' for the seat named You, else "Ann's"."""
     name = state.players[p]
     return "your" if name == "You" else f"{name}'s"
+
+
+def their(state: Any, p: int) -> str:
+    """'your' for the seat named You, else 'their' (the player was named just before)."""
+    return "your" if state.players[p] == "You" else "their"
+
+
+def verb(state: Any, p: int, third: str, base: str) -> str:
+    """The verb agreeing with the player as subject: 'Ann starts', 'You start'."""
+    return base if state.players[p] == "You" else third
 
 
 def pay_words(c: Sequence[int]) -> str:
@@ -86,6 +106,21 @@ def may_reason(state: KeyHarvestState, p: int, kind: str,
     return None
 
 
+def unfit_words(w: Worker) -> str:
+    """Why a worker fits no space of your board now (the rule of workers.py, said of your board)."""
+    return f"it needs an empty space touching {w.value}+ of your tiles and no other worker"
+
+
+UNFIT_NOTE = ("Dashed: fits no space of your board now — a worker needs an empty space touching as many of your "
+              "tiles as its number, and no other worker.")
+
+
+def worker_words(w: Worker, spaces: int) -> str:
+    """What a worker does, and whether it may go anywhere now: the worker picker's words beside its button."""
+    does = f"{w.action[0].upper()}{w.action[1:]}"
+    return f"{does} ({spaces} space{'s' if spaces != 1 else ''} now)." if spaces else f"{does} (not now)."
+
+
 def turn_done(state: KeyHarvestState) -> str:
     """'harvest, bid' — the actions done this turn."""
     return ", ".join(state.turn_actions) or "nothing yet"
@@ -109,6 +144,12 @@ def status_line(state: KeyHarvestState, viewer: int, *, mode: str | None = None,
         other = state.players[current[0]]
         return f"{other} is to act — press Next step to see the move." if not auto else f"{other} is playing…"
     pend = state.pending
+    if pend is not None and pend.kind == "sale" and bid_tile is not None:
+        more = SALE_PRICE - sum(bid)
+        if more > 0:
+            return (f"Land sale: pay {SALE_PRICE} counters for {bid_tile} — click {more} more of your counters "
+                    "(the crop buttons), then Confirm payment.")
+        return f"Land sale: {bid_tile} for {pay_words(bid)} — Confirm payment, or Clear to change it."
     if pend is not None:
         return f"{pend.prompt}." if not pend.prompt.endswith(".") else pend.prompt
     me = "Your" if state.players[viewer] == "You" else f"{state.players[viewer]}, your"
@@ -118,22 +159,32 @@ def status_line(state: KeyHarvestState, viewer: int, *, mode: str | None = None,
         if worker is None:
             return "Choose a worker below (or click one of your workers on the board to take it off)."
         w = WORKERS[worker]
-        return f"Click a tinted space for the {w.name} ({w.value}) — it must touch {w.value}+ tiles and no worker."
+        return (f"Click a tinted space for the {w.name} ({w.value}) — it must touch {w.value}+ tiles and no worker "
+                f"(press {w.name} again to choose another).")
     if mode == "buy":
         return "Click a tinted tile in a store to take it (you pay its bid)."
     if mode == "bid":
         if bid_tile is None:
             return "Click a registry tile to bid for it."
         if sum(bid) == 0:
-            return f"Your bid for {bid_tile}: click your counters below, then Confirm bid."
+            return f"Your bid for {bid_tile}: click your counters (the crop buttons), then Confirm bid."
         return f"Your bid for {bid_tile}: {pay_words(bid)} — Confirm bid, or add more."
     done = state.turn_actions
     if not done:
         return f"{me} turn: choose up to 2 different actions — Harvest, Worker, Buy or Bid — or End turn."
-    left = [ACTION_LABELS[k] for k in ACTION_KINDS if may_reason(state, viewer, k, legal) is None]
+    left = [_next_label(state, k) for k in ACTION_KINDS if may_reason(state, viewer, k, legal) is None]
     if left:
         return f"Done: {turn_done(state)}. Next: {' / '.join(left)} — or End turn."
     return f"Done: {turn_done(state)}. Press End turn."
+
+
+def _next_label(state: KeyHarvestState, kind: str) -> str:
+    """An action still allowed, as the status line offers it: 'Bid for a second tile' right after a bid."""
+    moves = state.turn_moves
+    if kind in ("bid", "buy") and moves and moves[-1] == kind:
+        nth = {1: "second", 2: "third"}.get(moves.count(kind), "another")
+        return f"Bid for a {nth} tile" if kind == "bid" else f"Buy a {nth} tile"
+    return ACTION_LABELS[kind]
 
 
 # ----- the log --------------------------------------------------------------------------------------
@@ -218,7 +269,8 @@ def describe_journal(f: KeyHarvestState, j: dict[str, Any]) -> LogLine | None:
     name = who(f, p) if "player" in j else ""
     if what == "setup":
         pairs = "; ".join(f"{who(f, q)} {' & '.join(pr)}" for q, pr in enumerate(j["pairs"]))
-        return LogLine("turn", f"Starting tiles: {pairs}. {who(f, j['start'])} starts.")
+        start = j["start"]
+        return LogLine("turn", f"Starting tiles: {pairs}. {who(f, start)} {verb(f, start, 'starts', 'start')}.")
     if what == "harvest":
         gained = pay_words(j["gained"])
         short = " (the stock had too few of those crops left)" if sum(j["gained"]) < len(j["codes"]) else ""
@@ -227,17 +279,35 @@ def describe_journal(f: KeyHarvestState, j: dict[str, Any]) -> LogLine | None:
     if what == "worker":
         w = WORKERS[j["worker"]]
         extra = f", sending the {WORKERS[j['replaced']].name} home" if j.get("replaced") else ""
-        return LogLine("move", f"{name} played the {w.name} ({w.value}) on {j['code']}{extra}: {w.action} "
-                               f"— worth {w.value} point{'s' if w.value != 1 else ''} while it stays.")
+        they = "you" if f.players[p] == "You" else "they"
+        done = WORKER_DONE.get(w.id, "").format(they=they, whose=whose(f, p), their=their(f, p))
+        return LogLine("move", f"{name} played the {w.name} ({w.value}) on {j['code']}{extra}"
+                               f"{': ' + done if done else ''} — worth {w.value} point{'s' if w.value != 1 else ''} "
+                               "while it stays.")
     if what == "remove":
         w = WORKERS[j["worker"]]
+        if j.get("source") in EVENTS:
+            return LogLine("move", f"{whose(f, p).capitalize()} {w.name} ({w.value}) went home from {j['code']}"
+                                   f"{_by(j)}.")
         return LogLine("move", f"{name} took the {w.name} off {j['code']} (back to "
                                f"{'town' if w.townsfolk else 'the farmhands'}).")
+    if what == "gain":
+        if sum(j["counters"]):
+            return LogLine("move", f"{name} took {pay_words(j['counters'])}{_by(j)}.")
+        crops = "that crop" if j["source"] == "vintage" else "those crops"
+        return LogLine("move", f"{name} took nothing: the stock had none of {crops} left{_by(j)}.")
+    if what == "give":
+        if sum(j["counters"]):
+            return LogLine("move", f"{name} gave {pay_words(j['counters'])} to the stock{_by(j)}.")
+        return LogLine("move", f"{name} had no counters to give{_by(j)}.")
+    if what == "stored":
+        return LogLine("move", f"{name} put {j['code']} from {their(f, p)} store on {their(f, p)} board; its bid "
+                               f"({pay_words(j['bid'])}) went to the stock{_by(j)}.")
     if what == "buy":
         code, o, paid = j["code"], j["from"], j["paid"]
         place = _group_words(f, p, code)
         if o == p:
-            return LogLine("move", f"{name} took {code} from {'their' if name != 'You' else 'your'} own store, "
+            return LogLine("move", f"{name} took {code} from {their(f, p)} own store, "
                                    f"paying the bid ({pay_words(paid)}) to the stock; {code} {place}.")
         owner = f.players[o]
         keep = "you keep" if owner == "You" else f"{owner} keeps"
@@ -271,22 +341,27 @@ def describe_journal(f: KeyHarvestState, j: dict[str, Any]) -> LogLine | None:
     return None
 
 
+def _by(j: dict[str, Any]) -> str:
+    """' (Gleaner)', ' (Tithe)': the worker or event behind a journal entry, or ''."""
+    src = j.get("source") or ""
+    return f" ({WORKERS[src].name})" if src in WORKERS else f" ({EVENTS[src].name})" if src in EVENTS else ""
+
+
 def _choose_line(f: KeyHarvestState, j: dict[str, Any], name: str) -> LogLine | None:
     k, v = j["kind"], j["value"]
-    src = j.get("source") or ""
-    by = f" ({WORKERS[src].name})" if src in WORKERS else f" ({EVENTS[src].name})" if src in EVENTS else ""
+    by = _by(j)
+    p = j["player"]
     if v == "decline":
-        what = {"give": "kept their counters", "replace": "left the displaced worker at home",
+        what = {"give": f"kept {their(f, p)} counters", "replace": "left the displaced worker at home",
                 "sale": "bought nothing"}.get(k, "took no tile" if k in ("notary", "lawyer", "bailiff", "census")
                                              else "did nothing more" if k == "foreman" else "declined")
         return LogLine("move", f"{name} {what}{by}.")
-    p = j["player"]
     if k in ("crop", "substitute", "take"):
-        return LogLine("move", f"{name} took 1 {v}{by}.")
+        return LogLine("move", f"{name} took {count_words(1, v)}{by}.")
     if k == "miller":
-        return LogLine("move", f"{name} took 2 {v}{by}.")
+        return LogLine("move", f"{name} took {count_words(2, v)}{by}.")
     if k == "give":
-        return LogLine("move", f"{name} gave 1 {v} to the stock{by}.")
+        return LogLine("move", f"{name} gave {count_words(1, v)} to the stock{by}.")
     if k == "foreman":
         return None   # the harvest line that follows says it all
     if k == "replace":
@@ -352,20 +427,33 @@ def since_last_turn(state: KeyHarvestState, viewer: int) -> str:
     return out + "."
 
 
-def log_html(lines: Sequence[LogLine], limit: int = 60) -> str:
-    """The log as HTML, newest turn first (the latest is always in view), each turn's moves in order."""
+def turn_heading(state: KeyHarvestState) -> str | None:
+    """The heading of the turn being played, for its moves so far in the log ("Your turn, so far:"); None when
+    no turn is being played."""
+    if state.is_terminal() or state.phase == "setup":
+        return None
+    if state.phase == "refill":      # the turn has ended; the registry refills (an event may be asking)
+        return f"After {whose(state, state.active)} turn:"
+    return f"{whose(state, state.active).capitalize()} turn, so far:"
+
+
+def log_html(lines: Sequence[LogLine], limit: int = 60, now: str | None = None) -> str:
+    """The log as HTML, newest first throughout — the newest turn on top, and in each turn its newest line
+    first under the turn's heading — so the latest line is always in view. ``now``: the heading of the turn
+    in progress (its moves since the last turn ended)."""
     if not lines:
         return "<div class='sk-small'>The log fills in as the game is played.</div>"
     groups: list[list[LogLine]] = []
     cur: list[LogLine] = []
     for ln in lines:
-        if ln.kind == "endturn":      # the turn's header goes above its moves
-            groups.append([ln, *cur])
+        if ln.kind == "endturn":      # the turn's heading goes above its moves
+            groups.append([ln, *reversed(cur)])
             cur = []
         else:
             cur.append(ln)
     if cur:
-        groups.append(cur)
+        head = [LogLine("now", now)] if now and any(ln.kind in ("move", "event") for ln in cur) else []
+        groups.append([*head, *reversed(cur)])
     rows = [f"<div class='sk-log-{ln.kind}'>{html.escape(ln.text)}</div>" for g in reversed(groups) for ln in g]
     return "".join(rows[:limit])
 
@@ -402,27 +490,31 @@ def score_lines(state: KeyHarvestState, p: int) -> tuple[str, str]:
 
 
 def breakdown_html(state: KeyHarvestState, viewer: int) -> str:
-    """The end-of-game table: ``tr[data-player]`` rows with ``td.sk-total``, ``td.sk-place``, then the parts
-    (``td.sk-largest`` … ``td.sk-counter-points``). The answer comes first: on a phone the parts scroll sideways."""
+    """The end-of-game table, a column per player and a row per part: total and place first, then the groups,
+    the workers and the counters. Every cell is ``td.<part>[data-player]`` (``td.sk-total``, ``td.sk-place``,
+    ``td.sk-largest`` … ``td.sk-counter-points``); your column's cells carry ``sk-me``. Columns, not rows, per
+    player, so that four players fit a phone's width and the side column of a laptop."""
     prm = state.params
-    head = (f"<tr><th>Player</th><th>Total</th><th>Place</th><th title='tiles in the largest group'>Largest</th>"
-            f"<th title='tiles in the second largest group'>Second</th>"
-            f"<th title='{prm.largest_mult} per tile of the largest + {prm.second_mult} per tile of the second'>"
-            f"Groups<br><span class='sk-small'>{prm.largest_mult}·L+{prm.second_mult}·S</span></th>"
-            f"<th title='the numbers of your workers on your board'>Workers</th>"
-            f"<th title='counters owned: behind the screen and bid in your store'>Counters</th>"
-            f"<th title='1 point per {prm.counters_per_point} counters'>÷{prm.counters_per_point}</th></tr>")
-    rows = []
-    for p in range(state.num_players):
-        b = state.breakdown(p)
-        me = " class='sk-me'" if p == viewer else ""
-        rows.append(
-            f"<tr data-player='{p}'{me}><td class='sk-name'>{html.escape(b['player'])}</td>"
-            f"<td class='sk-total'>{b['total']}</td><td class='sk-place'>{ordinal(b['placing'])}</td>"
-            f"<td class='sk-largest'>{b['largest']}</td><td class='sk-second'>{b['second']}</td>"
-            f"<td class='sk-groups'>{b['group_points']}</td><td class='sk-workers'>{b['workers']}</td>"
-            f"<td class='sk-counters'>{b['counters']}</td>"
-            f"<td class='sk-counter-points'>{b['counter_points']}</td></tr>")
+    bs = [state.breakdown(p) for p in range(state.num_players)]
+    me = [" sk-me" if p == viewer else "" for p in range(state.num_players)]
+    parts: list[tuple[str, str, str, Any]] = [
+        ("sk-total", "Total", "the score", lambda b: b["total"]),
+        ("sk-place", "Place", "ties go to the most counters owned", lambda b: ordinal(b["placing"])),
+        ("sk-largest", "Largest group", "tiles in the largest group", lambda b: b["largest"]),
+        ("sk-second", "Second group", "tiles in the second largest group", lambda b: b["second"]),
+        ("sk-groups", f"Group points<br><span class='sk-small'>{prm.largest_mult}·largest + {prm.second_mult}·second"
+                      "</span>", f"{prm.largest_mult} per tile of the largest + {prm.second_mult} per tile of the "
+                      "second largest", lambda b: b["group_points"]),
+        ("sk-workers", "Workers", "the numbers of the workers on the board", lambda b: b["workers"]),
+        ("sk-counters", "Counters", "counters owned: behind the screen and bid in the store", lambda b: b["counters"]),
+        ("sk-counter-points", f"Counters ÷ {prm.counters_per_point}", f"1 point per {prm.counters_per_point} "
+                              "counters", lambda b: b["counter_points"]),
+    ]
+    head = "<tr><th></th>" + "".join(f"<th class='sk-name{me[p]}' data-player='{p}'>{html.escape(b['player'])}</th>"
+                                     for p, b in enumerate(bs)) + "</tr>"
+    rows = [f"<tr class='{cls}'><th title='{title}'>{label}</th>"
+            + "".join(f"<td class='{cls}{me[p]}' data-player='{p}'>{value(b)}</td>" for p, b in enumerate(bs))
+            + "</tr>" for cls, label, title, value in parts]
     return f"<table><thead>{head}</thead><tbody>{''.join(rows)}</tbody></table>"
 
 

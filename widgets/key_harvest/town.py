@@ -31,12 +31,21 @@ REG_Y = 48.0
 REG_X0, REG_DX = 26.0, 44.0
 TF_X0, TF_DX, TF_S = 298.0, 46.0, 24.0
 TF_Y0, TF_DY = 36.0, 40.0
-EV_Y, EV_H, EV_W, EV_DX = 114.0, 26.0, 41.0, 42.0
-STORE_Y, STORE_W, STORE_H, STORE_GAP = 160.0, 209.0, 74.0, 4.0
+EV_Y, EV_H, EV_W, EV_DX = 114.0, 32.0, 41.0, 42.0
+EV_FONT, EV_LINE = 8.5, 9.5     # an event's name: up to three lines, each no wider than the space (less 2 px)
+# A word too wide for an event space breaks where a printer would hyphenate it (the others fit: measured in
+# Chromium, tests/browser/test_key_harvest_fit.py)
+EVENT_BREAKS = {"Farmhands'": ("Farm-", "hands'")}
+STORE_Y, STORE_W, STORE_H, STORE_GAP = 166.0, 209.0, 74.0, 4.0
 SLOT_W = 102.0
 STORE_R = 17.0
 CHIP_H, CHIP_DX, CHIP_DY = 13.0, 31.0, 15.0
 Hit = tuple[str, ...]   # ("registry", code) | ("store", player, code) | ("townsfolk", id)
+
+
+def event_lines(name: str) -> list[str]:
+    """An event's name as printed in its space, one line per word ("Farmhands' holiday": Farm- / hands' / holiday)."""
+    return [part for word in name.split(" ") for part in EVENT_BREAKS.get(word, (word,))]
 
 
 def registry_centre(k: int) -> tuple[float, float]:
@@ -129,9 +138,10 @@ class TownBoard:
             ctx.stroke_style = theme.GRID_STRONG
             ctx.stroke_rect(x, y, w, h)
 
-    def sync(self, state: Any, viewer: int, chosen: str | None = None, biddable: Collection[str] = (),
+    def sync(self, state: Any, viewer: int | None, chosen: str | None = None, biddable: Collection[str] = (),
              buyable: Collection[str] = (), names: Sequence[str] | None = None) -> None:
-        """Draw the registry, townsfolk, events and stores; tint what you may take now."""
+        """Draw the registry, townsfolk, events and stores; tint what you may take now (``viewer``: whose store is
+        "yours", None while nobody's)."""
         stores = tuple(tuple((c, tuple(b)) for c, b, *_ in state.stores[p]) for p in range(state.num_players))
         # the rings apart from the ink: choosing a registry tile (a click) or a turn's new choices redraw
         # the few rings, not the ~470 commands of every tile, townsfolk, event and store
@@ -173,11 +183,11 @@ class TownBoard:
             ctx.fill_style = theme.INK
             ctx.text_align = "center"
             ctx.text_baseline = "middle"
-            ctx.font = theme.font(9, theme.FONT_INK, "bold")
-            name = EVENTS[eid].name if eid in EVENTS else str(eid)
-            first, _, rest = name.partition(" ")
-            ctx.fill_text(first, x + w / 2, y + 8, w - 3)
-            ctx.fill_text(rest, x + w / 2, y + 19, w - 3)
+            ctx.font = theme.font(EV_FONT, theme.FONT_INK, "bold")
+            lines = event_lines(EVENTS[eid].name if eid in EVENTS else str(eid))
+            top = y + h / 2 - (len(lines) - 1) * EV_LINE / 2
+            for i, line in enumerate(lines):
+                ctx.fill_text(line, x + w / 2, top + i * EV_LINE, w - 2)
         for p in range(state.num_players):
             self._store(ctx, state, p, viewer, (names or state.players)[p])
 
@@ -194,7 +204,7 @@ class TownBoard:
                 if code in buyable:
                     self._ring(ctx, *store_slot_centre(p, slot), STORE_R, False)
 
-    def _store(self, ctx: Any, state: Any, p: int, viewer: int, name: str) -> None:
+    def _store(self, ctx: Any, state: Any, p: int, viewer: int | None, name: str) -> None:
         x, y, w, _ = store_rect(p)
         ctx.fill_style = theme.INK if p != state.active else theme.OKABE_ITO["vermillion"]
         ctx.text_align = "left"

@@ -8,6 +8,8 @@ CROPS: tuple[str, ...] = ("wine", "hops", "apples", "vegetables", "wheat")
 CROP_INDEX: dict[str, int] = {c: i for i, c in enumerate(CROPS)}
 # One letter per crop, used by the board map in board.py and docs/key_harvest.md.
 CROP_LETTERS: str = "WHAVT"
+# One counter of a crop, in words ("1 apple", "1 wine"): the names above are the crops, mostly plurals.
+CROP_ONE: dict[str, str] = {"apples": "apple", "vegetables": "vegetable"}
 COUNTERS_PER_CROP = 12  # wooden counters of each crop in the game (60 in all)
 NO_COUNTERS: tuple[int, int, int, int, int] = (0, 0, 0, 0, 0)
 
@@ -43,9 +45,14 @@ def covers(have: Sequence[int], need: Sequence[int]) -> bool:
         and have[4] >= need[4]
 
 
+def count_words(n: int, crop: str) -> str:
+    """'1 apple', '2 apples', '1 hops' — ``n`` counters of ``crop`` in words."""
+    return f"{n} {CROP_ONE.get(crop, crop) if n == 1 else crop}"
+
+
 def describe(c: Sequence[int]) -> str:
-    """Plain words: '2 wine, 1 wheat' (or 'nothing')."""
-    parts = [f"{n} {CROPS[i]}" for i, n in enumerate(c) if n]
+    """Plain words: '2 wine, 1 apple' (or 'nothing')."""
+    parts = [count_words(n, CROPS[i]) for i, n in enumerate(c) if n]
     return ", ".join(parts) if parts else "nothing"
 
 

@@ -429,9 +429,8 @@ class KeyHarvestState(GameState):
             self._up[player] |= B.NBR_MASK[code] & self._tiles[player]
         elif wid == "h2b":
             near = B.NBR_MASK[code] & self._tiles[player]
-            for c in range(5):
-                if near & B.CROP_MASKS[c]:
-                    self._take(player, c)
+            got = [self._take(player, c) if near & B.CROP_MASKS[c] else 0 for c in range(5)]
+            self.journal.append({"what": "gain", "player": player, "counters": got, "source": wid})
         elif wid == "h3a":
             self.protected[player] = True
         elif wid == "h3b":
@@ -459,23 +458,33 @@ class KeyHarvestState(GameState):
                 if gs:
                     self._up[p] |= gs[0]
         elif eid == "vintage":
+            wine = CROP_INDEX["wine"]
             for p in order:
-                self._take(p, CROP_INDEX["wine"])
+                got = unit(wine, self._take(p, wine))
+                self.journal.append({"what": "gain", "player": p, "counters": list(got), "source": eid})
         elif eid == "windfall":
             for p in order:
+                before = self.counters[p]
+                if sum(before) >= 3:
+                    continue
                 while sum(self.counters[p]) < 3 and any(self.stock):
                     self._take(p, max(range(5), key=lambda c: (self.stock[c], -c)))
+                got = sub(self.counters[p], before)
+                self.journal.append({"what": "gain", "player": p, "counters": list(got), "source": eid})
         elif eid == "tithe":
             for p in order:
                 mine = self.counters[p]
                 c = max(range(5), key=lambda k: (mine[k], -k))
+                given = unit(c) if mine[c] else (0, 0, 0, 0, 0)
                 if mine[c]:
                     self._give(p, c)
+                self.journal.append({"what": "give", "player": p, "counters": list(given), "source": eid})
         elif eid == "deadline":
             for p in order:
                 entries, self.stores[p] = self.stores[p], []
                 for code, bid, _ in entries:
                     self.stock = add(self.stock, bid)
+                    self.journal.append({"what": "stored", "player": p, "code": code, "bid": list(bid), "source": eid})
                     self._gain_tile_queued(p, code)
         elif eid == "holiday":
             for p in order:
@@ -483,7 +492,9 @@ class KeyHarvestState(GameState):
                         if not WORKERS[w].townsfolk]
                 if mine:
                     code = min(mine)[2]
-                    self._home(p, self.workers_on[p].pop(code))
+                    wid = self.workers_on[p].pop(code)
+                    self._home(p, wid)
+                    self.journal.append({"what": "remove", "player": p, "worker": wid, "code": code, "source": eid})
         elif eid == "drought":
             self.discards.extend(self.registry)
             self.registry = []
@@ -506,13 +517,20 @@ class KeyHarvestState(GameState):
             w = WORKERS[t["worker"]]
             return f"Your {w.name} ({w.value}) was displaced: choose a space to put it on again (or decline)"
         if k == "take":
-            return f"Choose a crop to take from the stock for your {CROPS[t['gave']]}"
-        if k == "substitute":
-            return f"{_PROMPTS[k]} ({t['n']} to take)"
-        if k == "pass":
+            text = f"Choose a crop to take from the stock for your {CROPS[t['gave']]}"
+        elif k == "substitute":
+            text = f"{_PROMPTS[k]} ({t['n']} to take)"
+        elif k == "pass":
             left = self.players[(t["player"] + 1) % self.num_players]
-            return f"Boundary shift: choose one of your field tiles to pass to {left}"
-        return _PROMPTS[k]
+            text = f"Boundary shift: choose one of your field tiles to pass to {left}"
+        else:
+            text = _PROMPTS[k]
+        # the worker or event asking goes first, so that the Gleaner and Bountiful season (say) ask in their own name
+        src = t.get("source")
+        name = WORKERS[src].name if src in WORKERS else EVENTS[src].name if src in EVENTS else None
+        if name is not None and not text.startswith(name):
+            text = f"{name}: {text[0].lower()}{text[1:]}"
+        return text
 
     def _options(self, t: dict[str, Any]) -> list[Choose]:
         p, k = t["player"], t["kind"]
