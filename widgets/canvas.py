@@ -1,6 +1,6 @@
 """The sheet canvas base: explicitly sized, HiDPI, layered, redrawn for every new client, batched.
 
-Five facts about ipycanvas shape this module:
+Six facts about ipycanvas shape this module:
 
 - A canvas keeps no drawing on the kernel side. Voila runs the notebook before any browser
   connects, so anything drawn then is lost: views draw only from model state, and redraw in
@@ -19,6 +19,8 @@ Five facts about ipycanvas shape this module:
   a click's time in the browser. ``SheetCanvas(stacked=True)`` instead shows each layer as its own
   <canvas>, stacked in one grid cell (``StackedCanvas``): the browser then copies only the layers
   a message touched.
+- The canvas view cancels every touch (``preventDefault``), so a phone makes no mouse click: ``on_click``
+  reads the touch events too and turns each tap into one click (``sheetkit.widgets.touch``).
 """
 
 from __future__ import annotations
