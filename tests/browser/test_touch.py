@@ -33,7 +33,7 @@ from voila_harness import (
 
 pytestmark = pytest.mark.browser
 
-SIZES = [(390, 844), (1024, 768)]
+SIZES = [(390, 844), (1024, 768), (1280, 800)]   # a phone, a tablet, a laptop with a touch screen
 SHOTS = REPO / "docs" / "screenshots"
 IGNORED_CONSOLE = ("Failed to load resource",)   # offline Chromium cannot fetch Voila's CDN fonts
 THUMB = 44        # px: the narrowest room a thumb needs to start a swipe (a platform's minimum touch target)
@@ -98,7 +98,8 @@ def shoot(p: Any, name: str, selector: str) -> None:
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
-def test_avenue_a_whole_game_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]) -> None:
+def test_avenue_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]) -> None:
+    """A whole game on the phone and the tablet; a few moves on the laptop, whose layout the tablet's shares."""
     p, (w, _) = touch_page.page, size
     d = AvenueDriver(code="AV-0000-001A", bots="greedy", touch=True)
     p.goto(repo_server.url(d.notebook, d.query))
@@ -108,18 +109,22 @@ def test_avenue_a_whole_game_by_taps(repo_server: Any, touch_page: Any, size: tu
         status = d.status(p)
         check_swipes(p, ".sk-sheet", d.cell_center(*legal[0]), lambda: d.status(p) != status)
     mark = touch_page.frames.mark()
-    if w < 500:
-        for _ in range(3):                      # a few moves, then how the phone looks
+    if w < 500 or w >= 1280:
+        for _ in range(3):                      # a few moves (then how the phone looks)
             d.check_one_draw(p)
             while NEXT.search(d.status(p)):
                 d.press_next(p)
-        shoot(p, "avenue", ".sk-sheet")
-    seen = play_to_the_end(p, d)                # peek, a refused tap on a road, Next card: all by taps
-    assert seen["peeked"] and seen["illegal"] and OVER.search(d.status(p))
-    assert d.road_cells(p) == set(d.clicked), "a road in every tapped cell and in no other"
-    only_taps(touch_page, len(d.clicked) + 1, mark)   # and the refused one
-    press(p.locator(".sk-again"), touch=True)   # the same deal again, by a tap
-    d.wait_status(p, DRAW)
+        if w < 500:
+            shoot(p, "avenue", ".sk-sheet")
+    seen = {"illegal": False}
+    if w < 1280:
+        seen = play_to_the_end(p, d)            # peek, a refused tap on a road, Next card: all by taps
+        assert seen["peeked"] and seen["illegal"] and OVER.search(d.status(p))
+    assert d.road_cells(p) == set(d.clicked), "a road in every tapped cell, and in no other"
+    only_taps(touch_page, len(d.clicked) + seen["illegal"], mark)   # and the refused one
+    if w < 1280:
+        press(p.locator(".sk-again"), touch=True)   # the same deal again, by a tap
+        d.wait_status(p, DRAW, previous=d.status(p))
     assert_no_traceback(p)
     assert not page_errors(touch_page), page_errors(touch_page)
 
