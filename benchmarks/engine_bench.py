@@ -3,8 +3,8 @@
 Usage: python benchmarks/engine_bench.py [-n 1000] [--game kingdom-maps]
 Ratios are against a baseline measured in the same run (the random bot on the fast path of the same
 game), so the figures travel between machines. For Kingdom Maps it also plays the greedy bot as it was
-before issue #8 (``benchmarks/_old_kingdom_greedy.py``: every criterion rescored for every candidate hex)
-on the same seeds, and prints new against old and new against random.
+before issue #8 (``tests/old_kingdom_greedy.py``, the tests' frozen baseline: every criterion rescored for
+every candidate hex) on the same seeds, and prints new against old and new against random.
 """
 
 from __future__ import annotations
@@ -55,9 +55,9 @@ def paired(spec: GameSpec, old: Callable[..., Any], n: int, players: int = 1) ->
 
 
 def old_kingdom_greedy() -> Callable[..., Any]:
-    """The Kingdom Maps greedy bot before issue #8 (kept in benchmarks/ for this comparison only)."""
-    sys.path.insert(0, str(Path(__file__).parent))
-    from _old_kingdom_greedy import GreedyBot
+    """The Kingdom Maps greedy bot before issue #8 (the frozen baseline the tests keep in tests/)."""
+    sys.path.insert(0, str(Path(__file__).resolve().parents[1] / "tests"))
+    from old_kingdom_greedy import GreedyBot
 
     return GreedyBot
 

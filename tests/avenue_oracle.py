@@ -1,11 +1,11 @@
-"""Avenue's networks computed from the rule text alone (avenue.md §Components, §Connection), for tests
+"""Avenue's networks computed from the rule text alone (docs/avenue.md §Components, §Networks), for tests
 to compare the engine with: an independent, slow, obviously-right count."""
 
 from __future__ import annotations
 
 from collections import deque
 
-# avenue.md §Components, the road table, written out by hand: number → the two edges it joins.
+# docs/avenue.md §Components, the road table, written out by hand: number → the two edges it joins.
 ENDS = {1: "TL", 2: "TR", 3: "RB", 4: "BL", 5: "LR", 6: "TB"}
 # Edge → (row step, column step, the neighbour's edge it meets).
 STEP = {"T": (-1, 0, "B"), "B": (1, 0, "T"), "L": (0, -1, "R"), "R": (0, 1, "L")}

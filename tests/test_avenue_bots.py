@@ -35,7 +35,8 @@ class Checked:
 
 @pytest.mark.parametrize("name", ["random", "greedy", "montecarlo"])
 def test_bots_choose_only_legal_actions(name: str) -> None:
-    """avenue.md §A round — a bot only ever draws in an empty cell, peeks when allowed, or passes when it must."""
+    """docs/avenue.md §Drawing a road, §Peeking, §Passing — a bot only ever draws in an empty cell, peeks when allowed,
+    or passes when it must."""
     state = avenue_game(["A", "B"], seed=17, variant="short")
     bots = [Checked(BOTS[name](1)), Checked(BOTS[name](2))]   # full-strength bots
     play_out(state, bots)
@@ -47,7 +48,8 @@ def test_bots_choose_only_legal_actions(name: str) -> None:
 
 @pytest.mark.parametrize("name", ["random", "greedy", "montecarlo"])
 def test_bots_pass_when_the_sheet_is_full(name: str) -> None:
-    """avenue.md §A round (variant) — with more road cards than cells a full sheet leaves peek or pass; bots cope."""
+    """docs/avenue.md §Passing (variant) — with more road cards than cells a full sheet leaves peek or pass; bots
+    cope."""
     # 96 cards, 48 yellow, 9 yellows a round: about 90 cards flip, more than the 42 cells
     params = AvenueParams().with_changes(deck=((8, 8),) * 6, yellows_per_round=9)
     state = AvenueState(params, ["A"], seed=3)
@@ -86,7 +88,8 @@ def _hide_differently(state: AvenueState, rng: np.random.Generator) -> AvenueSta
 @pytest.mark.parametrize("name", ["greedy", "montecarlo"])
 @pytest.mark.parametrize("peek_first", [False, True])
 def test_bots_never_read_the_hidden_order(name: str, peek_first: bool) -> None:
-    """avenue.md §A round — the decks' order is secret: a bot decides the same whatever the face-down order."""
+    """docs/avenue.md §Setup, §Peeking — the decks' order is secret: a bot decides the same whatever the face-down
+    order."""
     state = avenue_game(1, seed=41)
     state.apply_chance()
     state.apply_chance()

@@ -1,4 +1,4 @@
-"""The default Avenue sheet has the printed contents avenue.md asks for, and bad layout files are refused clearly."""
+"""The default Avenue sheet holds what docs/avenue.md §The sheet asks for; bad layout files are refused clearly."""
 
 from __future__ import annotations
 
@@ -25,28 +25,28 @@ EDGE_OF = {(-1, 0): 1, (0, 1): 2, (1, 0): 4, (0, -1): 8}  # TOP, RIGHT, BOTTOM, 
 OPPOSITE = {1: 4, 4: 1, 2: 8, 8: 2}
 
 
-# ===== the default layout (avenue.md §The sheet's printed contents) ==============================
+# ===== the default layout (docs/avenue.md §The sheet) ===================================
 def test_default_is_shipped_and_7_by_6() -> None:
-    """avenue.md §Components — sheetkit ships its own default layout, a 7 × 6 sheet."""
+    """docs/avenue.md §Components, §The sheet — sheetkit ships its own default layout, a 7 × 6 sheet."""
     assert "default" in shipped_layouts()
     assert (DEFAULT.rows, DEFAULT.cols) == (7, 6)
 
 
 def test_default_has_six_farms_a_to_f() -> None:
-    """avenue.md §The sheet's printed contents — 6 farms, letters A–F, one cell each."""
+    """docs/avenue.md §The sheet — 6 farms, letters A–F, one cell each."""
     assert sorted(DEFAULT.farms) == list("ABCDEF")
     assert len(set(DEFAULT.farms.values())) == 6
 
 
 def test_default_castles_in_opposite_corners() -> None:
-    """avenue.md §The sheet's printed contents — one purple and one green castle, in opposite corners."""
+    """docs/avenue.md §The sheet — one purple and one green castle, in opposite corners."""
     (pr, pc), (gr, gc) = DEFAULT.castles["purple"], DEFAULT.castles["green"]
     assert DEFAULT.grid.is_corner((pr, pc)) and DEFAULT.grid.is_corner((gr, gc))
     assert pr + gr == DEFAULT.rows - 1 and pc + gc == DEFAULT.cols - 1   # diagonally opposite
 
 
 def test_default_about_26_grape_cells_and_8_empty() -> None:
-    """avenue.md §The sheet's printed contents — about 26 grape cells and about 8 empty cells, 1–4 grapes each."""
+    """docs/avenue.md §The sheet — about 26 grape cells and about 8 empty cells, 1–4 grapes each."""
     kinds = defaultdict(int)
     for r in range(DEFAULT.rows):
         for c in range(DEFAULT.cols):
@@ -58,7 +58,7 @@ def test_default_about_26_grape_cells_and_8_empty() -> None:
 
 
 def test_default_48_grapes_24_purple_24_green() -> None:
-    """avenue.md §The sheet's printed contents — 48 grapes, 24 purple and 24 green."""
+    """docs/avenue.md §The sheet — 48 grapes, 24 purple and 24 green."""
     assert DEFAULT.total_grapes() == (24, 24)
     # counted again straight from the data file's tokens
     tokens = " ".join(DEFAULT_JSON["map"]).split()
@@ -88,14 +88,14 @@ def _reach_both_colours(farm: str) -> list[tuple[int, int]] | None:
 
 @pytest.mark.parametrize("farm", list("ABCDEF"))
 def test_default_every_farm_reaches_both_colours(farm: str) -> None:
-    """avenue.md §The sheet's printed contents — every farm can reach purple AND green grapes, with neighbours alone."""
+    """docs/avenue.md §The sheet — every farm can reach purple AND green grapes, with neighbours alone."""
     cells = _reach_both_colours(farm)
     assert cells is not None, f"farm {farm} cannot reach both colours through its neighbours"
     assert DEFAULT.farms[farm] in cells
 
 
 def test_default_balance_under_the_greedy_bot() -> None:
-    """avenue.md §The sheet's printed contents — under the greedy bot no farm is much harder to score than the others.
+    """docs/avenue.md §The sheet — under the greedy bot no farm is much harder to score than the others.
 
     400 seeded solo games. "Much harder" is judged two ways: the mean grapes the bot reaches on a farm's
     network when it is scored (at least 70% of the best farm's), and the mean value written in its box
@@ -116,7 +116,7 @@ def test_default_balance_under_the_greedy_bot() -> None:
 
 
 def test_default_balance_is_reported() -> None:
-    """avenue.md §The sheet's printed contents — the layout's notes report the per-farm mean score from simulation."""
+    """docs/avenue.md §The sheet — the layout's notes report the per-farm mean score from simulation."""
     notes = DEFAULT.notes
     assert "per-farm" in notes.lower()
     means = {m.group(1): float(m.group(2)) for m in re.finditer(r"\b([A-F]) (\d+\.\d+)", notes)}
@@ -125,7 +125,7 @@ def test_default_balance_is_reported() -> None:
 
 
 def test_layout_round_trips_through_json() -> None:
-    """avenue.md §The sheet's printed contents — a layout's data form reads back to the same layout."""
+    """docs/avenue.md §The sheet — a layout's data form reads back to the same layout."""
     again = Layout.from_json(DEFAULT.to_json())
     assert again == DEFAULT and hash(again) == hash(DEFAULT)
     assert (again.farms, again.castles, again.grapes) == (DEFAULT.farms, DEFAULT.castles, DEFAULT.grapes)
@@ -141,7 +141,7 @@ def _mirrored() -> dict[str, Any]:
 
 
 def test_layout_loads_from_a_file_and_plays(tmp_path: Path) -> None:
-    """avenue.md §The sheet's printed contents — any other layout loads from a data file and a game uses it."""
+    """docs/avenue.md §The sheet — any other layout loads from a data file and a game uses it."""
     path = tmp_path / "mirror.json"
     path.write_text(json.dumps(_mirrored()), "utf-8")
     layout = load_layout(path)
@@ -190,14 +190,14 @@ BAD_LAYOUTS = [
 
 @pytest.mark.parametrize("what,data,message", BAD_LAYOUTS, ids=[b[0] for b in BAD_LAYOUTS])
 def test_bad_layout_is_refused_clearly(what: str, data: dict[str, Any], message: str) -> None:
-    """avenue.md §The sheet's printed contents — a bad layout file is refused with a message naming the problem."""
+    """docs/avenue.md §The sheet — a bad layout file is refused with a message naming the problem."""
     with pytest.raises(RecordError) as err:
         Layout.from_json(data)
     assert message in str(err.value), what
 
 
 def test_bad_layout_file_problems(tmp_path: Path) -> None:
-    """avenue.md §The sheet's printed contents — missing files and broken JSON are named plainly too."""
+    """docs/avenue.md §The sheet — missing files and broken JSON are named plainly too."""
     with pytest.raises(RecordError, match=re.escape("no layout named 'nowhere.json' (shipped: default")):
         load_layout("nowhere.json")
     broken = tmp_path / "broken.json"
@@ -211,7 +211,7 @@ def test_bad_layout_file_problems(tmp_path: Path) -> None:
 
 
 def test_bad_inline_layout_in_a_record_names_its_path() -> None:
-    """avenue.md §The sheet's printed contents — a bad layout inside a record's params says where it is."""
+    """docs/avenue.md §The sheet — a bad layout inside a record's params says where it is."""
     with pytest.raises(RecordError) as err:
         AvenueParams.from_json({"layout": _bad(_set_cell(2, 2, "A"))})
     assert str(err.value).startswith("params.layout.map[2]: cell (2, 2): farm A is printed twice")

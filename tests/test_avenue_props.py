@@ -64,7 +64,8 @@ def check_invariants(state: AvenueState, history: list[list[tuple[int, int, int]
 @SETTINGS
 @given(players=players_st, seed=seed_st, variant=variant_st, data=st.data())
 def test_random_legal_and_illegal_actions(players: int, seed: int, variant: str, data: st.DataObject) -> None:
-    """avenue.md §A round — legal moves apply, illegal ones raise and change nothing; scored rounds stay put."""
+    """docs/avenue.md §Drawing a road, §Peeking — legal moves apply, illegal ones raise and change nothing; scored
+    rounds stay put."""
     state = new_game(players, seed=seed, variant=variant)
     history: list[list[tuple[int, int, int]]] = [[] for _ in range(players)]
     while not state.is_terminal():
@@ -146,7 +147,8 @@ def test_record_replays_at_any_point(players: int, seed: int, variant: str, bot_
 @settings(max_examples=150, deadline=None)
 @given(roads=st.dictionaries(st.tuples(st.integers(0, 6), st.integers(0, 5)), st.integers(1, 6), max_size=42))
 def test_networks_follow_the_rule_text(roads: dict[tuple[int, int], int]) -> None:
-    """avenue.md §Connection / §Scoring — farm and castle scores equal a from-the-text network count."""
+    """docs/avenue.md §Networks, §Scoring farms, §Castles — farm and castle scores equal a from-the-text network
+    count."""
     sheet = Sheet(geometry(LAYOUT))
     for (r, c), n in roads.items():
         sheet.place(r * 6 + c, n)

@@ -1,4 +1,4 @@
-"""Every rule of ../shared/rules/avenue.md, one or more tests each, named by the section it comes from."""
+"""Every rule of docs/avenue.md, one or more tests each; each docstring cites the section it checks."""
 
 from __future__ import annotations
 
@@ -106,9 +106,10 @@ def first_draw(state: AvenueState, player: int) -> Any:
     return next(a for a in state.legal_actions(player) if isinstance(a, Draw))
 
 
-# ===== credits (avenue.md, opening lines) ========================================================
+# ===== credits (docs/avenue.md, opening lines) ========================================================
 def test_credits_name_the_designers_and_publisher() -> None:
-    """avenue.md (header) — credit Svensson and Østby (Aporta Games) in the game, the notebook and the README."""
+    """docs/avenue.md §Avenue in sheetkit — credit Svensson and Østby (Aporta Games) in the game, the notebook and the
+    README."""
     from pathlib import Path
 
     from sheetkit.games.avenue import SPEC
@@ -118,17 +119,17 @@ def test_credits_name_the_designers_and_publisher() -> None:
         assert "Eilif Svensson" in text and "Kristian Amundsen Østby" in text and "Aporta Games" in text
 
 
-# ===== §Components ==============================================================================
+# ===== Components ==============================================================================
 @pytest.mark.parametrize("number,yellow,grey", [(1, 4, 3), (2, 4, 3), (3, 4, 3), (4, 4, 3), (5, 3, 4), (6, 3, 4)])
 def test_components_deck_composition_per_number(number: int, yellow: int, grey: int) -> None:
-    """avenue.md §Components — the road card table: yellow and grey cards of each road number."""
+    """docs/avenue.md §Components — the road card table: yellow and grey cards of each road number."""
     deck = Counter(build_deck(DEFAULT_DECK))
     assert deck[RoadCard(number, True)] == yellow
     assert deck[RoadCard(number, False)] == grey
 
 
 def test_components_deck_has_42_cards_22_yellow_20_grey() -> None:
-    """avenue.md §Components — 42 road cards: 22 yellow + 20 grey; a shuffled game deck holds exactly those."""
+    """docs/avenue.md §Components — 42 road cards: 22 yellow + 20 grey; a shuffled game deck holds exactly those."""
     deck = build_deck(DEFAULT_DECK)
     assert len(deck) == 42
     assert sum(c.yellow for c in deck) == 22 and sum(not c.yellow for c in deck) == 20
@@ -138,7 +139,7 @@ def test_components_deck_has_42_cards_22_yellow_20_grey() -> None:
 
 @pytest.mark.parametrize("number", range(1, 7))
 def test_components_road_shapes(number: int) -> None:
-    """avenue.md §Components / §Connection — each road number joins exactly the two edges the table names."""
+    """docs/avenue.md §Components, §Networks — each road number joins exactly the two edges the table names."""
     from sheetkit.core.grid import BOTTOM, LEFT, RIGHT, TOP
     bits = {"T": TOP, "R": RIGHT, "B": BOTTOM, "L": LEFT}
     assert ROAD_EDGES[number] == bits[ENDS[number][0]] | bits[ENDS[number][1]]
@@ -146,7 +147,7 @@ def test_components_road_shapes(number: int) -> None:
 
 
 def test_components_sheet_is_7_by_6_one_cell_per_road_card() -> None:
-    """avenue.md §Components — a 7 × 6 sheet (42 cells), the number of road cards: every cell starts drawable."""
+    """docs/avenue.md §Components — a 7 × 6 sheet (42 cells), the number of road cards: every cell starts drawable."""
     state = to_act(new_game(1, seed=1))
     assert (state.params.layout.rows, state.params.layout.cols) == (7, 6)
     draws = [a for a in state.legal_actions(0) if isinstance(a, Draw)]
@@ -156,7 +157,7 @@ def test_components_sheet_is_7_by_6_one_cell_per_road_card() -> None:
 
 @pytest.mark.parametrize("seed", [3, 11, 2024])
 def test_components_six_farms_five_scored_sixth_unseen(seed: int) -> None:
-    """avenue.md §Components — 6 farm cards A–F; 5 are scored; the 6th stays in the deck and nobody sees it."""
+    """docs/avenue.md §Components — 6 farm cards A–F; 5 are scored; the 6th stays in the deck and nobody sees it."""
     state = to_act(new_game(2, seed=seed))
     assert sorted(state.farm_deck.order()) == list("ABCDEF")
     sixth = state.farm_deck.order()[5]
@@ -175,9 +176,9 @@ def test_components_six_farms_five_scored_sixth_unseen(seed: int) -> None:
     assert not any(f'"{sixth}"' in v for v in views)
 
 
-# ===== §The sheet's printed contents (layout details: tests/test_avenue_layout.py) =================
+# ===== The sheet (layout details: tests/test_avenue_layout.py) =================
 def test_printed_contents_one_thing_per_cell() -> None:
-    """avenue.md §The sheet's printed contents — every cell holds a farm, a castle, a grape cell or nothing."""
+    """docs/avenue.md §The sheet — every cell holds a farm, a castle, a grape cell or nothing."""
     kinds = Counter(LAYOUT.printed((r, c)) for r in range(ROWS) for c in range(COLS))
     assert kinds["farm"] == 6 and kinds["castle"] == 2
     assert kinds["farm"] + kinds["castle"] + kinds["grapes"] + kinds["empty"] == 42
@@ -186,9 +187,9 @@ def test_printed_contents_one_thing_per_cell() -> None:
     assert all(1 <= p + g <= 4 for p, g in LAYOUT.grapes.values())
 
 
-# ===== §A round =================================================================================
+# ===== A round, drawing, peeking =================================================================================
 def test_round_starts_with_a_farm_flip_everyone_writes_its_letter() -> None:
-    """avenue.md §A round 1 — the top farm card is flipped; every player's next score box gets its letter."""
+    """docs/avenue.md §A round — the top farm card is flipped; every player's next score box gets its letter."""
     state = dealt(["1Y", "2Y", "3Y", "4Y"], farms="DABCEF", players=3, params=AvenueParams(rounds=1))
     assert state.apply_chance() == {"chance": "farm", "card": "D"}
     assert state.round == 1 and state.farm == "D" and state.card is None
@@ -201,7 +202,7 @@ def test_round_starts_with_a_farm_flip_everyone_writes_its_letter() -> None:
 
 
 def test_round_every_player_acts_once_on_each_card() -> None:
-    """avenue.md §A round 2 — for each card every player, at the same time, draws or peeks, once."""
+    """docs/avenue.md §A round — for each card every player, at the same time, draws or peeks, once."""
     state = to_act(dealt(["5G"], players=3))
     assert state.current_players() == [0, 1, 2]
     state.apply(1, Draw(0, 0))
@@ -219,7 +220,7 @@ def test_round_every_player_acts_once_on_each_card() -> None:
 
 @pytest.mark.parametrize("code", ["1Y", "2G", "3Y", "4G", "5Y", "6G"])
 def test_round_draw_exactly_as_shown_never_rotated(code: str) -> None:
-    """avenue.md §A round 2 — the road is drawn exactly as shown: the cell gets the card's own road number."""
+    """docs/avenue.md §Drawing a road — the road is drawn exactly as shown: the cell gets the card's own road number."""
     state = to_act(dealt([code]))
     card = RoadCard.parse(code)
     # a move names only the cell: there is no way to ask for a rotation
@@ -231,7 +232,7 @@ def test_round_draw_exactly_as_shown_never_rotated(code: str) -> None:
 
 
 def test_round_straight_road_cannot_be_turned_to_fit() -> None:
-    """avenue.md §A round 2 — never rotated: a left–right road under a top–bottom one does not join it."""
+    """docs/avenue.md §Drawing a road — never rotated: a left–right road under a top–bottom one does not join it."""
     state = to_act(dealt(["6Y", "5Y"]))
     state.apply(0, Draw(0, 1))          # road 6 above A's row, over (1,1)
     to_act(state)
@@ -241,7 +242,8 @@ def test_round_straight_road_cannot_be_turned_to_fit() -> None:
 
 
 def test_round_draw_only_in_an_empty_cell() -> None:
-    """avenue.md §A round 2 — draw in an EMPTY cell: a taken cell is refused in plain words, nothing changes."""
+    """docs/avenue.md §Drawing a road — draw in an EMPTY cell: a taken cell is refused in plain words, nothing
+    changes."""
     state = to_act(dealt(["1Y", "2Y"], players=2))
     state.apply(0, Draw(3, 4))
     state.apply(1, Draw(0, 0))
@@ -254,7 +256,7 @@ def test_round_draw_only_in_an_empty_cell() -> None:
 
 
 def test_round_draw_off_the_sheet_refused() -> None:
-    """avenue.md §Components / §A round — cells exist only on the 7 × 6 sheet."""
+    """docs/avenue.md §Components, §Drawing a road — cells exist only on the 7 × 6 sheet."""
     state = to_act(dealt(["1Y"]))
     assert refused(state, 0, Draw(7, 0), "off-sheet") == "cell (7, 0) is off the sheet (rows 0–6, columns 0–5)"
     refused(state, 0, Draw(0, -1), "off-sheet")
@@ -263,7 +265,8 @@ def test_round_draw_off_the_sheet_refused() -> None:
 
 
 def test_round_dead_ends_and_the_sheet_edge_are_legal() -> None:
-    """avenue.md §A round 2 — dead ends and roads running into the sheet's edge are legal; nothing must connect."""
+    """docs/avenue.md §Drawing a road — dead ends and roads running into the sheet's edge are legal; nothing must
+    connect."""
     state = to_act(dealt(["1Y", "2Y", "5Y", "6Y"], players=1))
     # road 1 (top+left) in the top-left corner: both ends run off the sheet
     state.apply(0, Draw(0, 0))
@@ -281,7 +284,7 @@ def test_round_dead_ends_and_the_sheet_edge_are_legal() -> None:
 
 
 def test_round_peek_shows_the_top_farm_and_puts_it_back() -> None:
-    """avenue.md §A round 2 — peek: look at the top farm card (it goes back on top) and draw nothing."""
+    """docs/avenue.md §Peeking — look at the top farm card (it goes back on top) and draw nothing."""
     state = to_act(dealt(["1Y", "2Y", "3Y", "4Y"], farms="ACBDEF", params=AvenueParams(rounds=2)))
     before = list(state.sheets[0].roads)
     assert Peek() in state.legal_actions(0)
@@ -298,7 +301,7 @@ def test_round_peek_shows_the_top_farm_and_puts_it_back() -> None:
 
 
 def test_round_peek_at_most_once_per_round() -> None:
-    """avenue.md §A round 2 — at most one peek per round per player; a new round allows a new peek."""
+    """docs/avenue.md §Peeking — at most one peek per round per player; a new round allows a new peek."""
     state = to_act(dealt(["5G", "1Y", "2Y", "3Y", "4Y", "6G"], params=AvenueParams(rounds=2)))
     state.apply(0, Peek())
     to_act(state)
@@ -313,7 +316,7 @@ def test_round_peek_at_most_once_per_round() -> None:
 
 
 def test_round_peek_is_legal_in_round_5() -> None:
-    """avenue.md §A round 2 — peeking is allowed while the farm deck is not empty, even (pointlessly) in round 5."""
+    """docs/avenue.md §Peeking — peeking is allowed while the farm deck is not empty, even (pointlessly) in round 5."""
     state = to_act(new_game(1, seed=5))
     while state.round < 5:
         state.apply(0, first_draw(state, 0))
@@ -325,7 +328,7 @@ def test_round_peek_is_legal_in_round_5() -> None:
 
 
 def test_round_no_peek_once_the_farm_deck_is_empty() -> None:
-    """avenue.md §A round 2 — with 6 rounds (a variant) the farm deck is empty in round 6: no peek there."""
+    """docs/avenue.md §Peeking — with 6 rounds (a variant) the farm deck is empty in round 6: no peek there."""
     state = to_act(new_game(1, seed=5, params=AvenueParams(rounds=6)))
     while state.round < 6:
         state.apply(0, first_draw(state, 0))
@@ -336,7 +339,8 @@ def test_round_no_peek_once_the_farm_deck_is_empty() -> None:
 
 
 def test_round_peek_is_secret() -> None:
-    """avenue.md §A round 2 — a peek is secret: only the peeker's view shows the farm; others' views do not change."""
+    """docs/avenue.md §Peeking — a peek is secret: only the peeker's view shows the farm; others' views do not
+    change."""
     state = to_act(dealt(["1Y", "2G"], farms="ABCDEF", players=3))
     others_before = [state.view(p) for p in (1, 2)]
     for p in range(3):  # nobody's view shows the next farm before anyone peeks
@@ -352,7 +356,8 @@ def test_round_peek_is_secret() -> None:
 
 
 def test_round_ends_after_the_4th_yellow_once_everyone_acted() -> None:
-    """avenue.md §A round 3 — grey cards never end a round; the 4th yellow does, once every player has acted."""
+    """docs/avenue.md §A round, §End of a round — grey cards never end a round; the 4th yellow does, once every player
+    has acted."""
     top = ["5G", "1Y", "6G", "2Y", "3G", "4G", "3Y", "2G", "4Y", "1G"]
     state = dealt(top, players=2, params=AvenueParams(rounds=2))
     state.apply_chance()  # farm A
@@ -378,7 +383,8 @@ def test_round_ends_after_the_4th_yellow_once_everyone_acted() -> None:
 
 @pytest.mark.parametrize("seed", [0, 1, 2, 3])
 def test_round_road_deck_is_never_reshuffled(seed: int) -> None:
-    """avenue.md §A round 3 — used cards are discarded, never reshuffled: 5 rounds use 20 yellows and ≤ 20 greys."""
+    """docs/avenue.md §End of a round — used cards are discarded, never reshuffled: 5 rounds use 20 yellows and ≤ 20
+    greys."""
     state = new_game(1, seed=seed)
     order = state.road_deck.order()
     flipped = []
@@ -396,7 +402,7 @@ def test_round_road_deck_is_never_reshuffled(seed: int) -> None:
 
 
 def test_round_deck_running_out_ends_the_game_without_reshuffle() -> None:
-    """avenue.md §A round 3 — a variant that needs more yellows than the deck has just runs the deck out."""
+    """docs/avenue.md §End of a round — a variant that needs more yellows than the deck has just runs the deck out."""
     params = AvenueParams(rounds=6)              # 6 × 4 = 24 yellows wanted, the deck has 22
     state = new_game(1, seed=9, params=params)
     flips = 0
@@ -409,11 +415,11 @@ def test_round_deck_running_out_ends_the_game_without_reshuffle() -> None:
     assert len(state.boxes[0]) == 6
 
 
-# ===== §Connection ==============================================================================
+# ===== Networks ==============================================================================
 @pytest.mark.parametrize("a", range(1, 7))
 @pytest.mark.parametrize("b", range(1, 7))
 def test_connection_neighbours_link_only_when_both_ends_meet(a: int, b: int) -> None:
-    """avenue.md §Connection — two neighbouring cells are linked when BOTH roads have an end on the shared edge."""
+    """docs/avenue.md §Networks — two neighbouring cells are linked when BOTH roads have an end on the shared edge."""
     side = sheet_with({(2, 2): a, (2, 3): b})          # b to the right of a
     assert (len(side.network_cells(2 * COLS + 2)) == 2) == ("R" in ENDS[a] and "L" in ENDS[b])
     stacked = sheet_with({(2, 2): a, (3, 2): b})       # b below a
@@ -421,14 +427,14 @@ def test_connection_neighbours_link_only_when_both_ends_meet(a: int, b: int) -> 
 
 
 def test_connection_diagonal_cells_never_link() -> None:
-    """avenue.md §Connection — only ORTHOGONALLY adjacent cells link."""
+    """docs/avenue.md §Networks — only ORTHOGONALLY adjacent cells link."""
     sheet = sheet_with({(2, 2): 3, (3, 3): 1})   # right+bottom, and top+left diagonally below-right
     assert sheet.network_cells(2 * COLS + 2) == [(2, 2)]
 
 
 @pytest.mark.parametrize("seed", range(8))
 def test_connection_networks_match_the_rule_text(seed: int) -> None:
-    """avenue.md §Connection / §Scoring — networks and their grapes equal a from-the-text computation."""
+    """docs/avenue.md §Networks, §Scoring farms — networks and their grapes equal a from-the-text computation."""
     rng = np.random.default_rng(seed)
     roads = random_sheet(rng, int(rng.integers(5, 42)))
     sheet = sheet_with(roads)
@@ -447,7 +453,7 @@ def test_connection_networks_match_the_rule_text(seed: int) -> None:
 
 @pytest.mark.parametrize("seed", range(8))
 def test_connection_networks_are_paths_or_loops(seed: int) -> None:
-    """avenue.md §Connection — a network is always a path or a loop: every cell has at most 2 links."""
+    """docs/avenue.md §Networks — a network is always a path or a loop: every cell has at most 2 links."""
     rng = np.random.default_rng(100 + seed)
     roads = random_sheet(rng, 42)        # a full sheet
     sheet = sheet_with(roads)
@@ -469,7 +475,7 @@ def test_connection_networks_are_paths_or_loops(seed: int) -> None:
 
 
 def test_connection_loop_counts_each_cell_once() -> None:
-    """avenue.md §Connection — a closed loop is one network; its grapes count once each."""
+    """docs/avenue.md §Networks — a closed loop is one network; its grapes count once each."""
     # (2,0) 3, (2,1) 4, (3,0) 2, (3,1) 1: a 2 × 2 loop; grapes (2,0) 1 + (2,1) 3 + (3,0) 0 + (3,1) 3 = 7
     sheet = sheet_with({(2, 0): 3, (2, 1): 4, (3, 0): 2, (3, 1): 1})
     assert sheet.network_cells(2 * COLS) == [(2, 0), (2, 1), (3, 0), (3, 1)]
@@ -477,7 +483,7 @@ def test_connection_loop_counts_each_cell_once() -> None:
 
 
 def test_connection_farm_needs_a_road_in_its_own_cell() -> None:
-    """avenue.md §Connection — a road ending at a farm's edge is not enough: the farm's cell needs a road."""
+    """docs/avenue.md §Networks — a road ending at a farm's edge is not enough: the farm's cell needs a road."""
     # (1,0) road 5 ends on A's left edge, (1,2) road 5 on its right edge; A (1,1) itself stays empty
     sheet = sheet_with({(1, 0): 5, (1, 2): 5})
     assert sheet.farm_grapes("A") == 0
@@ -490,7 +496,7 @@ def test_connection_farm_needs_a_road_in_its_own_cell() -> None:
 
 
 def test_connection_grape_cell_and_castle_need_their_own_road() -> None:
-    """avenue.md §Connection — grape cells and castles join a network only with a road in their own cell."""
+    """docs/avenue.md §Networks — grape cells and castles join a network only with a road in their own cell."""
     # A 6 (top+bottom) with (0,1) empty above: (0,1)'s purple grape is not on A's network
     sheet = sheet_with({(1, 1): 6})
     assert sheet.farm_grapes("A") == 0
@@ -501,9 +507,9 @@ def test_connection_grape_cell_and_castle_need_their_own_road() -> None:
     assert sheet.castle_score("purple") == 1
 
 
-# ===== §Scoring =================================================================================
+# ===== Scoring =================================================================================
 def test_scoring_farm_counts_both_colours_on_the_whole_network() -> None:
-    """avenue.md §Scoring — a farm scores all grapes, purple and green, of every cell on its network."""
+    """docs/avenue.md §Scoring farms — a farm scores all grapes, purple and green, of every cell on its network."""
     # D (3,3) 5 → left C 5 → left (3,1) 5 (1p 2g) → (3,0) empty; D right (3,4) 1 (2p 1g) → up (2,4) 6 (2p)
     # → up B 6 → up (0,4) 6 (1p 1g). D = 3 + 3 + 2 + 0 + 2 = 10 (6 purple, 4 green)
     sheet = sheet_with({(3, 3): 5, (3, 2): 5, (3, 1): 5, (3, 4): 1, (2, 4): 6, (1, 4): 6, (0, 4): 6})
@@ -511,7 +517,8 @@ def test_scoring_farm_counts_both_colours_on_the_whole_network() -> None:
 
 
 def test_scoring_grapes_count_for_several_farms_and_castles() -> None:
-    """avenue.md §Scoring — grapes are never used up: the same grapes count for every farm and castle on them."""
+    """docs/avenue.md §Scoring farms, §Castles — grapes are never used up: the same grapes count for every farm and
+    castle on them."""
     # green castle (6,5) 1 (top+left): up (5,5) 6 (2p) → up (4,5) 4 (bottom+left) → left (4,4) 5 (2p 1g)
     # → left (4,3) 5 (1g); and left (6,4) 2 (top+right, 1g) → up F 6 (F's top meets (4,4) 5: no bottom end).
     # Network: castle, (5,5), (4,5), (4,4), (4,3), (6,4), F → grapes 2 + 0 + 3 + 1 + 1 = 7, green 1 + 1 + 1 = 3.
@@ -552,7 +559,8 @@ def _round_d(with_43: bool) -> list[tuple[str, Any]]:
 
 
 def test_scoring_first_farm_needs_at_least_one() -> None:
-    """avenue.md §Scoring — rising rule: the first farm needs 1 or more (a first farm with no grapes is a 0)."""
+    """docs/avenue.md §Scoring farms — rising rule: the first farm needs 1 or more (a first farm with no grapes is a
+    0)."""
     # F 5 alone, (5,3) and (5,5) empty: 0 grapes → 0
     with_road = solo("FABCDE", [[("5Y", (5, 4)), ("1Y", "peek"), ("2Y", (0, 3)), ("3Y", (6, 0))]])
     assert with_road.breakdown(0)["farms"][0] == {"round": 1, "farm": "F", "grapes": 0, "target": 0, "box": 0}
@@ -564,19 +572,19 @@ def test_scoring_first_farm_needs_at_least_one() -> None:
 
 
 def test_scoring_rising_rule_a_tie_fails() -> None:
-    """avenue.md §Scoring — rising rule: strictly greater than the box above; A = 1 then D = 1 → 1, 0."""
+    """docs/avenue.md §Scoring farms — rising rule: strictly greater than the box above; A = 1 then D = 1 → 1, 0."""
     state = solo("ADBCEF", [ROUND_A1, _round_d(with_43=False)])
     assert [(b["grapes"], b["target"], b["box"]) for b in state.breakdown(0)["farms"]] == [(1, 0, 1), (1, 1, 0)]
 
 
 def test_scoring_rising_rule_greater_is_written() -> None:
-    """avenue.md §Scoring — rising rule: A = 1 then D = 2 (more than 1) → 1, 2."""
+    """docs/avenue.md §Scoring farms — rising rule: A = 1 then D = 2 (more than 1) → 1, 2."""
     state = solo("ADBCEF", [ROUND_A1, _round_d(with_43=True)])
     assert [(b["grapes"], b["target"], b["box"]) for b in state.breakdown(0)["farms"]] == [(1, 0, 1), (2, 1, 2)]
 
 
 def test_scoring_rising_rule_smaller_fails_then_one_is_enough() -> None:
-    """avenue.md §Scoring — rising rule: B = 3, A = 2 fails (0), then after the 0 E = 1 is enough."""
+    """docs/avenue.md §Scoring farms — rising rule: B = 3, A = 2 fails (0), then after the 0 E = 1 is enough."""
     state = solo("BAEDCF", [ROUND_B3, ROUND_A2, ROUND_E1])
     assert [(b["grapes"], b["target"], b["box"]) for b in state.breakdown(0)["farms"]] == [
         (3, 0, 3), (2, 3, 0), (1, 0, 1)]
@@ -585,7 +593,7 @@ def test_scoring_rising_rule_smaller_fails_then_one_is_enough() -> None:
 
 
 def test_scoring_castles_count_only_their_colour() -> None:
-    """avenue.md §Scoring — end of game: each castle scores 1 per grape of ITS colour on its network."""
+    """docs/avenue.md §Castles — end of game: each castle scores 1 per grape of ITS colour on its network."""
     # purple castle 3 (right+bottom) → (0,1) 4 (1 purple) and (1,0) 2 (2 green): purple castle = 1
     sheet = sheet_with({(0, 0): 3, (0, 1): 4, (1, 0): 2})
     assert sheet.castle_score("purple") == 1
@@ -597,7 +605,7 @@ def test_scoring_castles_count_only_their_colour() -> None:
 
 
 def test_scoring_castles_are_added_at_the_end() -> None:
-    """avenue.md §Scoring — final score = farm boxes + castle scores − 5 per 0 box."""
+    """docs/avenue.md §Final score — farm boxes + castle scores − 5 per 0 box."""
     # round 1, farm A: A 6 + (0,1) 6 → A = 1. The green castle 1 + (6,4) 5 (1 green) + (6,3) 5 + (6,2) 5
     # (2 green) → green castle 3. Final: 1 + 0 + 3 − 0 = 4.
     state = solo("ABCDEF", [[("6Y", (1, 1)), ("6G", (0, 1)), ("1G", (6, 5)), ("5G", (6, 4)), ("5G", (6, 3)),
@@ -607,7 +615,7 @@ def test_scoring_castles_are_added_at_the_end() -> None:
 
 
 def test_scoring_minus_five_for_every_zero_box() -> None:
-    """avenue.md §Scoring — −5 for every farm box with 0 (a whole game of zeros: 5 × −5)."""
+    """docs/avenue.md §Final score — −5 for every farm box with 0 (a whole game of zeros: 5 × −5)."""
     never = AvenueState(AvenueParams(), 1, seed=4)
     while not never.is_terminal():   # peek once a round, draw only outside the farm cells (36 cells suffice)
         if never.is_chance_node():
@@ -640,7 +648,7 @@ def _two_player_tie() -> AvenueState:
 
 
 def test_scoring_tie_broken_by_highest_farm_box_not_castles() -> None:
-    """avenue.md §Scoring — winner: a tie on total goes to the single highest score BOX (castles are not boxes)."""
+    """docs/avenue.md §Winner and ties — a tie on total goes to the single highest score BOX (castles are not boxes)."""
     state = _two_player_tie()
     assert state.scores() == [4, 4]
     assert state.boxes == [[3], [1]] and state.castle_scores(1)["green"] == 3
@@ -650,7 +658,7 @@ def test_scoring_tie_broken_by_highest_farm_box_not_castles() -> None:
 
 
 def test_scoring_still_tied_players_share_the_win() -> None:
-    """avenue.md §Scoring — same total and same highest box: the players share the win."""
+    """docs/avenue.md §Winner and ties — same total and same highest box: the players share the win."""
     state = new_game(["P0", "P1", "P2"], seed=21)
     bot = GreedyBot()
     while not state.is_terminal():
@@ -667,7 +675,7 @@ def test_scoring_still_tied_players_share_the_win() -> None:
 
 @pytest.mark.parametrize("seed", [1, 2, 3])
 def test_scoring_highest_total_wins(seed: int) -> None:
-    """avenue.md §Scoring — winner: highest final score; placings follow the totals."""
+    """docs/avenue.md §Winner and ties — highest final score; placings follow the totals."""
     state = new_game(4, seed=seed)
     play_out(state, [GreedyBot(), _First(), GreedyBot(), _First()])
     totals = state.scores()
@@ -683,9 +691,10 @@ class _First:
         return first_draw(state, player)
 
 
-# ===== §Several players, solo, and the notebook table ===========================================
+# ===== Playing together, solo, taking a move back ============================================
 def test_players_any_number_on_the_same_cards() -> None:
-    """avenue.md §Several players — any number of players act on the same cards: each sheet equals a solo game's."""
+    """docs/avenue.md §Playing together — any number of players act on the same cards: each sheet equals a solo
+    game's."""
     n = 12
     many = new_game(n, seed=33)
     play_out(many, [GreedyBot() for _ in range(n)])
@@ -697,7 +706,8 @@ def test_players_any_number_on_the_same_cards() -> None:
 
 
 def test_players_same_game_code_same_cards() -> None:
-    """avenue.md §Several players — same game code → same cards in the same order (and the code names the variant)."""
+    """docs/avenue.md §Playing together — same game code → same cards in the same order (and the code names the
+    variant)."""
     a = new_game(1, seed=123456)
     code = a.game_code()
     assert code is not None and code.startswith("AV-")
@@ -713,7 +723,7 @@ def test_players_same_game_code_same_cards() -> None:
 
 
 def test_players_solo_title_table() -> None:
-    """avenue.md §Several players, solo — sheetkit publishes a title table ("par") for solo scores."""
+    """docs/avenue.md §Playing solo — sheetkit publishes a title table ("par") for solo scores."""
     from sheetkit.games.avenue.titles import TITLES, title_for, title_table
     lows = [low for low, _, _ in TITLES]
     assert lows == sorted(lows, reverse=True)
@@ -722,7 +732,7 @@ def test_players_solo_title_table() -> None:
 
 
 def test_players_undo_own_action_until_the_next_flip() -> None:
-    """avenue.md §Several players — undo: take back your own draw or peek until the next card is flipped."""
+    """docs/avenue.md §Taking a move back — take back your own draw or peek until the next card is flipped."""
     state = to_act(dealt(["3Y", "4Y"], players=2))
     before = snapshot(state)
     state.apply(0, Draw(1, 1))
@@ -743,7 +753,7 @@ def test_players_undo_own_action_until_the_next_flip() -> None:
 
 
 def test_players_undo_by_several_players_keeps_the_record_true() -> None:
-    """avenue.md §Several players — undo: several players taking moves back in any order leave a true record."""
+    """docs/avenue.md §Taking a move back — several players taking moves back in any order leave a true record."""
     state = to_act(dealt(["3Y", "4Y"], players=3))
     state.apply(2, Draw(6, 5))
     state.apply(0, Draw(4, 5))
@@ -758,7 +768,7 @@ def test_players_undo_by_several_players_keeps_the_record_true() -> None:
 
 
 def test_players_never_undo_across_a_flip() -> None:
-    """avenue.md §Several players — never undo across a flip (the new card reveals information)."""
+    """docs/avenue.md §Taking a move back — never undo across a flip (the new card reveals information)."""
     state = to_act(dealt(["3Y", "4Y"], players=2))
     state.apply(0, Draw(1, 1))
     state.apply(1, Draw(1, 1))
@@ -773,7 +783,7 @@ def test_players_never_undo_across_a_flip() -> None:
 
 # ===== rule variants as parameters ==============================================================
 def test_variants_presets_change_one_rule_each() -> None:
-    """avenue.md §A round / §Scoring as parameters — each preset differs from the published rules in one knob."""
+    """docs/avenue.md §Variants — each preset differs from the published rules in one knob."""
     std = PRESETS["standard"]
     assert (std.rounds, std.penalty, std.yellows_per_round, std.rising, std.deck) == (5, 5, 4, True, DEFAULT_DECK)
     changed = {name: {k for k in ("rounds", "penalty", "yellows_per_round", "rising", "deck")
@@ -788,13 +798,13 @@ def _play_first(state: AvenueState) -> AvenueState:
 
 
 def test_variants_rounds() -> None:
-    """Variant — rounds: the "short" preset scores 3 farms and ends; 3 farm cards stay in the deck."""
+    """docs/avenue.md §Variants — rounds: the "short" preset scores 3 farms and ends; 3 farm cards stay in the deck."""
     state = _play_first(new_game(1, seed=8, variant="short"))
     assert len(state.boxes[0]) == 3 and state.farm_deck.remaining() == 3
 
 
 def test_variants_yellows_per_round() -> None:
-    """Variant — yellows_per_round: in "quick" a round ends on its 3rd yellow card."""
+    """docs/avenue.md §Variants — yellows_per_round: in "quick" a round ends on its 3rd yellow card."""
     state = new_game(1, seed=8, variant="quick")
     yellows_at_end: list[int] = []
     while not state.is_terminal():
@@ -808,7 +818,7 @@ def test_variants_yellows_per_round() -> None:
 
 
 def test_variants_penalty_and_rising() -> None:
-    """Variant — penalty and rising: the same moves score by each variant's rule."""
+    """docs/avenue.md §Variants — penalty and rising: the same moves score by each variant's rule."""
     std, gentle, norise = (_play_first(new_game(1, seed=12, variant=v)) for v in ("standard", "gentle", "norise"))
     assert std.sheets[0].roads == gentle.sheets[0].roads == norise.sheets[0].roads
     grapes = std.grapes[0]
@@ -821,7 +831,7 @@ def test_variants_penalty_and_rising() -> None:
 
 
 def test_variants_deck_composition() -> None:
-    """Variant — deck composition: a deck of straight roads only deals only straight roads."""
+    """docs/avenue.md §Variants — deck composition: a deck of straight roads only deals only straight roads."""
     params = AvenueParams().with_changes(deck=((0, 0), (0, 0), (0, 0), (0, 0), (12, 10), (10, 10)))
     state = _play_first(new_game(1, seed=2, params=params))
     drawn = {n for n in state.sheets[0].roads if n}
@@ -830,7 +840,7 @@ def test_variants_deck_composition() -> None:
 
 
 def test_variants_are_validated_in_plain_words() -> None:
-    """Variant — impossible parameter combinations are refused with the field named."""
+    """docs/avenue.md §Variants — impossible parameter combinations are refused with the field named."""
     with pytest.raises(RecordError, match="rounds: 7 is out of range"):
         AvenueParams().with_changes(rounds=7)                    # only 6 farms
     with pytest.raises(RecordError, match="the road deck has no cards"):
@@ -842,7 +852,7 @@ def test_variants_are_validated_in_plain_words() -> None:
 
 # ===== plain-words refusals (architecture.md: "IllegalAction with a plain-words message") ==========
 def test_refusals_name_the_problem() -> None:
-    """avenue.md §A round — every refused move says why, in words a player understands."""
+    """docs/avenue.md §Drawing a road, §Peeking — every refused move says why, in words a player understands."""
     state = to_act(dealt(["1Y"], players=2))
     assert "there is no player 5" in refused(state, 5, Draw(0, 0), "no-player")
     assert "players 0 to 1" in refused(state, 5, Draw(0, 0), "no-player")

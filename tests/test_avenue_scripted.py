@@ -32,7 +32,7 @@ from sheetkit.games.avenue.cards import DEFAULT_DECK, build_deck
 #   (6,1) 3p   (6,2) 2g   (6,4) 1g
 # Farms: A (1,1), B (1,4), C (3,2), D (3,3), E (5,1), F (5,4). Castles: purple (0,0), green (6,5).
 #
-# Road numbers (avenue.md §Components), never rotated:
+# Road numbers (docs/avenue.md §Components), never rotated:
 #   1 = top+left   2 = top+right   3 = right+bottom   4 = bottom+left   5 = left+right   6 = top+bottom
 # Two neighbouring cells are linked when both roads have an end on their shared edge.
 # ---------------------------------------------------------------------------------------------
@@ -178,7 +178,7 @@ GAME1: list[Round] = [
 
 
 def test_game1_three_players_tie_broken_by_highest_box() -> None:
-    """avenue.md §Scoring (winner, tie-break), §Several players: three players, one deck, a 3-way tie.
+    """docs/avenue.md §Winner and ties, §Playing together: three players, one deck, a 3-way tie.
 
     Nobody draws in a castle cell, so both castles score 0 for everyone.
       Ann  3 + 4 + 9 + 10 + 0 = 26, one 0 box → −5 → 21; highest box 10
@@ -282,7 +282,8 @@ def _game2(params: AvenueParams) -> AvenueState:
 
 
 def test_game2_rising_rule_failures_and_penalties() -> None:
-    """avenue.md §Scoring — rising rule (first farm needs ≥1, a tie fails, after a 0 only ≥1, smaller fails), −5 each.
+    """docs/avenue.md §Scoring farms, §Final score — rising rule (first farm needs ≥1, a tie fails, after a 0 only ≥1,
+    smaller fails), −5 each.
 
       round farm grapes must beat written
         1    F     0         0       0   first farm with no grapes
@@ -302,7 +303,7 @@ def test_game2_rising_rule_failures_and_penalties() -> None:
 
 
 def test_game2_without_the_rising_rule() -> None:
-    """avenue.md §Scoring as a parameter (preset "norise"): every farm with grapes is written.
+    """docs/avenue.md §Variants (preset "norise"): every farm with grapes is written.
 
     Same cards and moves: boxes 0, 1, 1, 3, 2 (every target is 0) = 7; one 0 box → −5 → 2.
     """
@@ -315,7 +316,7 @@ def test_game2_without_the_rising_rule() -> None:
 
 
 def test_game2_with_a_gentler_penalty() -> None:
-    """avenue.md §Scoring — the penalty as a parameter (preset "gentle", 2 per 0 box): 4 − 3 × 2 = −2."""
+    """docs/avenue.md §Variants — the penalty as a parameter (preset "gentle", 2 per 0 box): 4 − 3 × 2 = −2."""
     state = _game2(PRESETS["gentle"])
     assert [b["box"] for b in state.breakdown(0)["farms"]] == [0, 1, 0, 3, 0]
     assert state.breakdown(0)["penalty"] == -6
@@ -385,7 +386,7 @@ GAME3: list[Round] = [
 
 
 def test_game3_loops_and_castles() -> None:
-    """avenue.md §Connection (loops), §Scoring (castles count their own colour; grapes are never used up).
+    """docs/avenue.md §Networks (loops), §Castles (castles count their own colour; grapes are never used up).
 
     Boxes 3, 6, 7, 10, 12 = 38, no 0 box.
     Purple castle: its network is the A loop — (0,1) 1 purple; (1,0)'s 2 green grapes do not count → 1.
@@ -420,7 +421,7 @@ def test_game3_loops_and_castles() -> None:
 
 @pytest.mark.parametrize("script,farms", [(GAME1, "ADBECF"), (GAME2, "FEABDC"), (GAME3, "ADFBCE")])
 def test_scripts_use_real_rounds(script: list[Round], farms: str) -> None:
-    """avenue.md §A round — each scripted round holds exactly 4 yellow cards, its last card yellow."""
+    """docs/avenue.md §End of a round — each scripted round holds exactly 4 yellow cards, its last card yellow."""
     for _, cards in script:
         yellows = [code for code, _ in cards if code.endswith("Y")]
         assert len(yellows) == 4 and cards[-1][0].endswith("Y")

@@ -68,7 +68,7 @@ def assert_plain_error(code: int, out: str, err: str, words: str = "") -> None:
 
 
 def test_replay_prints_each_players_breakdown(record: Path, capsys: pytest.CaptureFixture[str]) -> None:
-    """avenue.md §Scoring: the five farm boxes, the castles and −5 per zero box make the total."""
+    """docs/avenue.md §Final score: the five farm boxes, the castles and −5 per zero box make the total."""
     g = finished_game()
     code, out, err = run(["replay", str(record)], capsys)
     assert code == 0 and err == ""

@@ -194,7 +194,7 @@ def test_same_seed_same_game_different_seed_different_game() -> None:
 
 
 def test_an_avenue_deal_uses_the_published_cards() -> None:
-    """avenue.md §Components: 6 farm cards A–F and 42 road cards, 22 yellow and 20 grey."""
+    """docs/avenue.md §Components: 6 farm cards A–F and 42 road cards, 22 yellow and 20 grey."""
     g = new_game(1, seed=9)
     assert sorted(g.farm_deck.order()) == list("ABCDEF")
     roads = g.road_deck.order()

@@ -118,7 +118,7 @@ def test_make_code_refuses_seeds_outside_the_code_range() -> None:
 
 
 def test_the_same_code_deals_the_same_cards_however_it_is_typed() -> None:
-    """avenue.md §Several players: same code → same cards in the same order."""
+    """docs/avenue.md §Playing together: same code → same cards in the same order."""
     first = deal_of("AV-0000-001A")
     assert deal_of("av0000001a") == first
     assert deal_of("AV-OOOO-OOIA") == first

@@ -41,7 +41,7 @@ def test_square_membership_rejects_off_grid_and_non_cells() -> None:
 
 
 def test_square_neighbours_of_corner_edge_and_middle_cells() -> None:
-    """avenue.md §Connection: orthogonal neighbours only; nothing past the sheet's edge."""
+    """docs/avenue.md §Networks: orthogonal neighbours only; nothing past the sheet's edge."""
     g = SquareGrid(7, 6)
     assert sorted(g.neighbours((0, 0))) == [(0, 1), (1, 0)]
     assert sorted(g.neighbours((6, 5))) == [(5, 5), (6, 4)]

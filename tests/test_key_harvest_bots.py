@@ -54,7 +54,8 @@ def _market_day(s) -> None:
 
 
 def test_greedy_trades_a_spare_crop_for_the_one_a_wanted_store_tile_costs():
-    """rules §Workers and events (Market day, Trader) and §A turn (buying pays the bid's very crops): one hops
+    """docs/key_harvest.md §Worker actions, §Events (Trader, Market day) and §Taking tiles from stores (buying pays the
+    bid's very crops): one hops
     short of a tile it wants in another store, the greedy bot gives a spare wine and takes hops; the tile is then
     payable, and it is the buy the bot weighs against its other moves on its turn."""
     s = table(2, active=1, p0=["A1", "A2"], p1=["G1"])
@@ -77,7 +78,8 @@ def test_greedy_trades_a_spare_crop_for_the_one_a_wanted_store_tile_costs():
 
 
 def test_greedy_declines_a_trade_that_buys_nothing():
-    """rules §Workers and events — with no store tile one counter short, a 1-for-1 swap gains nothing: decline."""
+    """docs/key_harvest.md §Worker actions, §Events — with no store tile one counter short, a 1-for-1 swap gains
+    nothing: decline."""
     s = table(2, active=1, p0=["A1", "A2"], p1=["G1"])
     set_counters(s, 0, (2, 0, 0, 0, 0))
     _market_day(s)

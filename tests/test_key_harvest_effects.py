@@ -1,5 +1,5 @@
-"""One test per farmhand, townsfolk and event effect (rules §Workers and events; the effects are ours,
-documented in sheetkit/games/key_harvest/workers.py, events.py and docs/key_harvest.md)."""
+"""One test per farmhand, townsfolk and event effect (docs/key_harvest.md §Worker actions, §Events; the effects
+are ours, also listed in sheetkit/games/key_harvest/workers.py and events.py)."""
 
 from __future__ import annotations
 
@@ -26,7 +26,8 @@ def choices(s, p):
 
 
 def test_every_worker_and_event_is_distinct_and_named():
-    """rules §Workers and events — 12 workers with values 1,1,2,2,3,3 / 4,4,4,5,5,5, all actions different;
+    """docs/key_harvest.md §Components, §Worker actions, §Events — 12 workers with values 1,1,2,2,3,3 / 4,4,4,5,5,5,
+    all actions different;
     14 events, 2 left out with 2–3 players."""
     assert sorted(w.value for w in WORKERS.values()) == [1, 1, 2, 2, 3, 3, 4, 4, 4, 5, 5, 5]
     assert len({w.action for w in WORKERS.values()}) == 12 and {"lawyer", "bailiff"} <= set(WORKERS)
@@ -36,7 +37,7 @@ def test_every_worker_and_event_is_distinct_and_named():
 
 # ----- farmhands --------------------------------------------------------------------------------
 def test_gleaner_takes_a_crop_of_your_choice():
-    """rules §Workers and events — Gleaner (1): take 1 counter of a crop of your choice."""
+    """docs/key_harvest.md §Worker actions — Gleaner (1): take 1 counter of a crop of your choice."""
     s = table(p0=["C4"])
     s.apply(0, PlaceWorker("h1a", "C5"))
     assert s.pending.kind == "crop" and s.pending.source == "h1a" and s.current_players() == [0]
@@ -46,7 +47,7 @@ def test_gleaner_takes_a_crop_of_your_choice():
 
 
 def test_trader_swaps_one_counter_or_declines():
-    """rules §Workers and events — Trader (1): give 1 counter to the stock, take 1 of another crop."""
+    """docs/key_harvest.md §Worker actions — Trader (1): give 1 counter to the stock, take 1 of another crop."""
     s = table(p0=["C4"])
     set_counters(s, 0, (1, 0, 0, 0, 0))
     s.apply(0, PlaceWorker("h1b", "C5"))
@@ -61,21 +62,21 @@ def test_trader_swaps_one_counter_or_declines():
 
 
 def test_waterer_turns_touching_harvested_tiles_up():
-    """rules §Workers and events — Waterer (2): every harvested tile it touches turns back up."""
+    """docs/key_harvest.md §Worker actions — Waterer (2): every harvested tile it touches turns back up."""
     s = table(p0=["C4"], h0=["C6", "D4", "A1"])
     s.apply(0, PlaceWorker("h2a", "C5"))
     assert s.boards[0] == {"A1": "harvested", "C4": "up", "C6": "up", "D4": "up"}
 
 
 def test_reaper_takes_one_of_each_crop_it_touches():
-    """rules §Workers and events — Reaper (2): 1 counter of each different crop among touching tiles."""
+    """docs/key_harvest.md §Worker actions — Reaper (2): 1 counter of each different crop among touching tiles."""
     s = table(p0=["C4", "C6"], h0=["D4"])  # apples, apples, wheat
     s.apply(0, PlaceWorker("h2b", "C5"))
     assert s.counters[0] == (0, 0, 1, 0, 1)
 
 
 def test_steward_guards_the_store_until_your_next_turn():
-    """rules §Workers and events — Steward (3): others cannot take your store's tiles until your next turn."""
+    """docs/key_harvest.md §Worker actions — Steward (3): others cannot take your store's tiles until your next turn."""
     s = table(2, p0=["C4", "C6", "D4"], p1=["G7"])
     put_in_store(s, 0, "A1", (1, 0, 0, 0, 0), turn=0)
     set_counters(s, 1, (2, 0, 0, 0, 0))
@@ -90,7 +91,7 @@ def test_steward_guards_the_store_until_your_next_turn():
 
 
 def test_carter_allows_three_tiles_from_stores():
-    """rules §Workers and events — Carter (3): this turn up to 3 tiles from stores."""
+    """docs/key_harvest.md §Worker actions — Carter (3): this turn up to 3 tiles from stores."""
     s = table(2, p0=["C4", "C6", "D4"], p1=["G7"])
     for code in ("A1", "A2", "A3"):
         put_in_store(s, 1, code, (0, 0, 0, 0, 0))
@@ -107,9 +108,24 @@ def test_carter_allows_three_tiles_from_stores():
         s2.apply(0, Buy("A3"))
 
 
+def test_carter_allows_a_third_tile_never_a_fourth():
+    """docs/key_harvest.md §Worker actions — Carter (3): the limit of tiles from stores goes from 2 to 3 for the
+    turn, not further: with four tiles on offer the fourth is refused and no longer listed."""
+    s = table(3, p0=["C4", "C6", "D4"], p1=["G7"], p2=["E9"])
+    for owner, code in ((1, "A1"), (1, "A2"), (2, "A3"), (2, "A4")):
+        put_in_store(s, owner, code, (0, 0, 0, 0, 0))
+    s.apply(0, PlaceWorker("h3b", "C5"))
+    for code in ("A1", "A2", "A3"):
+        s.apply(0, Buy(code))
+    assert s.buys_left() == 0 and Buy("A4") not in s.legal_actions(0)
+    with pytest.raises(IllegalAction) as e:
+        s.apply(0, Buy("A4"))
+    assert e.value.code == "limit" and "at most 3 tiles" in str(e.value) and "A4" not in s.tiles_of(0)
+
+
 # ----- townsfolk --------------------------------------------------------------------------------
 def test_notary_claims_a_tile_stored_this_turn():
-    """rules §Workers and events — Notary (4): a store tile onto your board now, bid to the stock."""
+    """docs/key_harvest.md §Worker actions — Notary (4): a store tile onto your board now, bid to the stock."""
     s = table(p0=FIVE)
     s.registry = ["G7", "A1"]
     set_counters(s, 0, (0, 2, 0, 0, 0))
@@ -121,7 +137,7 @@ def test_notary_claims_a_tile_stored_this_turn():
 
 
 def test_miller_takes_two_of_one_crop():
-    """rules §Workers and events — Miller (4): 2 counters of one crop of your choice."""
+    """docs/key_harvest.md §Worker actions — Miller (4): 2 counters of one crop of your choice."""
     s = table(p0=FIVE)
     s.apply(0, PlaceWorker("miller", "D5"))
     s.apply(0, Choose("hops"))
@@ -129,7 +145,7 @@ def test_miller_takes_two_of_one_crop():
 
 
 def test_foreman_harvests_another_group():
-    """rules §Workers and events — Foreman (4): harvest one more group, besides the harvest action."""
+    """docs/key_harvest.md §Worker actions — Foreman (4): harvest one more group, besides the harvest action."""
     s = table(p0=[*FIVE, "A1"])
     s.apply(0, Harvest("A1"))
     s.apply(0, PlaceWorker("foreman", "D5"))
@@ -140,7 +156,8 @@ def test_foreman_harvests_another_group():
 
 
 def test_lawyer_takes_a_tile_from_another_store_owner_takes_bid_back():
-    """rules §Workers and events — Lawyer (5): take another player's store tile; its owner takes the bid back."""
+    """docs/key_harvest.md §Worker actions — Lawyer (5): take another player's store tile; its owner takes the bid
+    back."""
     s = table(p0=FIVE, p1=["G7"])
     put_in_store(s, 1, "A1", (2, 0, 0, 0, 0))
     s.apply(0, PlaceWorker("lawyer", "D5"))
@@ -151,7 +168,7 @@ def test_lawyer_takes_a_tile_from_another_store_owner_takes_bid_back():
 
 
 def test_bailiff_takes_a_registry_tile_free():
-    """rules §Workers and events — Bailiff (5): a registry tile onto your board, free."""
+    """docs/key_harvest.md §Worker actions — Bailiff (5): a registry tile onto your board, free."""
     s = table(p0=FIVE)
     s.registry = ["G7", "A1"]
     s.apply(0, PlaceWorker("bailiff", "D5"))
@@ -160,7 +177,7 @@ def test_bailiff_takes_a_registry_tile_free():
 
 
 def test_mayor_turns_every_harvested_tile_up():
-    """rules §Workers and events — Mayor (5): every harvested tile of yours turns back up."""
+    """docs/key_harvest.md §Worker actions — Mayor (5): every harvested tile of yours turns back up."""
     s = table(h0=[*FIVE, "A1"])
     s.apply(0, PlaceWorker("mayor", "D5"))
     assert all(v == "up" for v in s.boards[0].values())
@@ -168,7 +185,7 @@ def test_mayor_turns_every_harvested_tile_up():
 
 # ----- events ---------------------------------------------------------------------------------
 def test_boundary_shift_passes_a_tile_left_in_turn_order():
-    """rules §Workers and events — known event: every player passes one field tile to the player on the left."""
+    """docs/key_harvest.md §Events — known event: every player passes one field tile to the player on the left."""
     s = table(3, active=1, p0=["A1"], p1=["C4"], h2=["G7"])
     with_event(s, "boundary")
     assert s.current_players() == [1] and s.pending.kind == "pass" and choices(s, 1) == {"C4"}
@@ -182,7 +199,7 @@ def test_boundary_shift_passes_a_tile_left_in_turn_order():
 
 
 def test_land_sale_buys_a_registry_tile_for_three_counters():
-    """rules §Workers and events — known event: every player may buy one more tile for 3 counters."""
+    """docs/key_harvest.md §Events — known event: every player may buy one more tile for 3 counters."""
     s = table(3, p0=["A1"], p1=["C4"], p2=["G7"])
     set_counters(s, 0, (2, 1, 0, 0, 0))
     set_counters(s, 1, (1, 0, 0, 0, 0))
@@ -200,21 +217,21 @@ def test_land_sale_buys_a_registry_tile_for_three_counters():
 
 
 def test_good_rains_turn_every_harvested_tile_up():
-    """rules §Workers and events — Good rains: everyone's harvested tiles turn back up."""
+    """docs/key_harvest.md §Events — Good rains: everyone's harvested tiles turn back up."""
     s = table(2, h0=["A1", "A2"], h1=["G7"], p1=["G1"])
     with_event(s, "rain")
     assert set(s.boards[0].values()) == {"up"} and set(s.boards[1].values()) == {"up"}
 
 
 def test_spring_showers_only_the_largest_group():
-    """rules §Workers and events — Spring showers: the harvested tiles of each largest group turn up."""
+    """docs/key_harvest.md §Events — Spring showers: the harvested tiles of each largest group turn up."""
     s = table(2, h0=["A1", "A2", "A3", "G7"], h1=["G1"])
     with_event(s, "showers")
     assert s.boards[0] == {"A1": "up", "A2": "up", "A3": "up", "G7": "harvested"}
 
 
 def test_market_day_trade_or_decline():
-    """rules §Workers and events — Market day: each may give 1 counter and take 1 of another crop."""
+    """docs/key_harvest.md §Events — Market day: each may give 1 counter and take 1 of another crop."""
     s = table(2, p0=["A1"], p1=["G7"])
     set_counters(s, 0, (0, 0, 1, 0, 0))
     set_counters(s, 1, (1, 0, 0, 0, 0))
@@ -226,7 +243,7 @@ def test_market_day_trade_or_decline():
 
 
 def test_bountiful_season_everyone_takes_a_crop():
-    """rules §Workers and events — Bountiful season: each takes 1 counter of a crop of their choice."""
+    """docs/key_harvest.md §Events — Bountiful season: each takes 1 counter of a crop of their choice."""
     s = table(2, p0=["A1"], p1=["G7"])
     with_event(s, "bounty")
     s.apply(0, Choose("hops"))
@@ -235,7 +252,7 @@ def test_bountiful_season_everyone_takes_a_crop():
 
 
 def test_fine_vintage_everyone_takes_wine_while_it_lasts():
-    """rules §Workers and events — Fine vintage: each takes 1 wine (stock allowing, in turn order)."""
+    """docs/key_harvest.md §Events — Fine vintage: each takes 1 wine (stock allowing, in turn order)."""
     s = table(3, active=1, p0=["A1"], p1=["G7"], p2=["G1"])
     set_counters(s, 0, (11, 0, 0, 0, 0))
     with_event(s, "vintage")
@@ -243,7 +260,7 @@ def test_fine_vintage_everyone_takes_wine_while_it_lasts():
 
 
 def test_windfall_tops_poor_players_up_to_three():
-    """rules §Workers and events — Windfall: fewer than 3 counters → topped up to 3."""
+    """docs/key_harvest.md §Events — Windfall: fewer than 3 counters → topped up to 3."""
     s = table(2, p0=["A1"], p1=["G7"])
     set_counters(s, 0, (0, 0, 0, 0, 1))
     set_counters(s, 1, (4, 0, 0, 0, 0))
@@ -252,7 +269,7 @@ def test_windfall_tops_poor_players_up_to_three():
 
 
 def test_tithe_gives_one_of_the_most_held_crop():
-    """rules §Workers and events — Tithe: 1 counter of the crop you hold most of goes to the stock."""
+    """docs/key_harvest.md §Events — Tithe: 1 counter of the crop you hold most of goes to the stock."""
     s = table(2, p0=["A1"], p1=["G7"])
     set_counters(s, 0, (1, 3, 0, 3, 0))
     with_event(s, "tithe")
@@ -260,7 +277,7 @@ def test_tithe_gives_one_of_the_most_held_crop():
 
 
 def test_late_frost_turns_one_tile_over_without_counters():
-    """rules §Workers and events — Late frost: each turns one unharvested tile over, taking nothing."""
+    """docs/key_harvest.md §Events — Late frost: each turns one unharvested tile over, taking nothing."""
     s = table(2, p0=["A1", "A2"], h1=["G7"])
     with_event(s, "frost")
     assert s.current_players() == [0] and choices(s, 0) == {"A1", "A2"}
@@ -269,7 +286,7 @@ def test_late_frost_turns_one_tile_over_without_counters():
 
 
 def test_registry_deadline_puts_store_tiles_on_boards():
-    """rules §Workers and events — Registry deadline: store tiles onto their owners' boards, bids to the stock."""
+    """docs/key_harvest.md §Events — Registry deadline: store tiles onto their owners' boards, bids to the stock."""
     s = table(2, p0=["A1"], p1=["G7"])
     put_in_store(s, 1, "G6", (2, 0, 0, 0, 0), turn=1)
     s.workers_on[1]["G6"] = "h1a"
@@ -280,7 +297,7 @@ def test_registry_deadline_puts_store_tiles_on_boards():
 
 
 def test_farmhands_holiday_sends_the_lowest_farmhand_home():
-    """rules §Workers and events — Farmhands' holiday: each takes their lowest farmhand off the board."""
+    """docs/key_harvest.md §Events — Farmhands' holiday: each takes their lowest farmhand off the board."""
     s = table(2, p0=["A1"], p1=["G7"])
     s.workers_on[0] = {"B1": "h2a", "C1": "h1b", "E1": "miller"}
     s.farmhands_free[0] = ["h1a", "h2b", "h3a", "h3b"]
@@ -289,14 +306,14 @@ def test_farmhands_holiday_sends_the_lowest_farmhand_home():
 
 
 def test_drought_discards_the_registry_and_drawing_goes_on():
-    """rules §Workers and events — Drought: the registry's tiles are discarded; the refill goes on."""
+    """docs/key_harvest.md §Events — Drought: the registry's tiles are discarded; the refill goes on."""
     s = table(4, p0=["A1"], p1=["G7"], p2=["G1"], p3=["C9"])
     with_event(s, "drought")
     assert s.registry == [] and len(s.discards) == 5 and s.is_chance_node()
 
 
 def test_census_lets_the_smallest_landholder_take_a_tile():
-    """rules §Workers and events — Census: the player(s) with the fewest tiles may take a registry tile free."""
+    """docs/key_harvest.md §Events — Census: the player(s) with the fewest tiles may take a registry tile free."""
     s = table(4, p0=["A1", "A2"], p1=["G7"], p2=["G1", "G2"], p3=["C9", "C8"])
     with_event(s, "census")
     assert s.current_players() == [1] and s.pending.kind == "census"

@@ -1,4 +1,5 @@
-"""Key Harvest invariants over many seeded games (rules §Components, §Information; records replay exactly)."""
+"""Key Harvest invariants over many seeded games (docs/key_harvest.md §Components, §Hidden information; records
+replay exactly)."""
 
 from __future__ import annotations
 
@@ -52,7 +53,8 @@ def conserved(s) -> None:
 
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_counters_and_tiles_are_conserved_at_every_step(players):
-    """rules §Components — 60 counters (stock + screens + stores) and 56 tiles, never duplicated or lost."""
+    """docs/key_harvest.md §Components — 60 counters (stock + screens + stores) and 56 tiles, never duplicated or
+    lost."""
     for seed in range(6):
         s = play(players, 100 * players + seed, check=conserved)
         assert s.is_terminal() and s.stores == [[] for _ in range(players)]
@@ -67,7 +69,7 @@ def test_replay_of_the_record_gives_the_same_state():
 
 
 def test_views_hide_other_counters_at_every_step():
-    """rules §Information — others' counters show only as "hidden"; the bag only as a count."""
+    """docs/key_harvest.md §Hidden information — others' counters show only as "hidden"; the bag only as a count."""
     def hidden(s):
         for p in range(s.num_players):
             v = s.view(p)
@@ -78,7 +80,7 @@ def test_views_hide_other_counters_at_every_step():
 
 
 def test_games_end_by_the_rules_not_by_the_safeguard():
-    """rules §Game end and scoring — games end after the last event's turns or an empty bag."""
+    """docs/key_harvest.md §Game end — games end after the last event's turns or an empty bag."""
     for seed in range(20):
         s = play(2 + seed % 3, 1000 + seed, bots=("greedy",))
         assert "turn limit" not in s.end_reason
@@ -99,7 +101,8 @@ def test_clone_is_independent():
 
 @pytest.mark.parametrize("players", [2, 4])
 def test_the_listed_buys_are_exactly_the_store_tiles_check_accepts(players):
-    """Rules §Buy: ``legal_actions`` lists a store tile iff buying it passes every check (its own fast test
+    """docs/key_harvest.md §Taking tiles from stores: ``legal_actions`` lists a store tile iff buying it passes every
+    check (its own fast test
     and the worded one agree at every step of seeded games)."""
     from sheetkit.core.errors import IllegalAction
     from sheetkit.games.key_harvest import Buy
@@ -128,7 +131,8 @@ def test_the_listed_buys_are_exactly_the_store_tiles_check_accepts(players):
 @given(players=st.integers(2, 4), seed=st.integers(0, 2**32), preset=st.sampled_from(sorted(PRESETS)),
        bots=st.sampled_from([("random",), ("greedy",), ("random", "greedy")]))
 def test_every_state_of_any_game_keeps_its_counters_and_tiles(players, seed, preset, bots):
-    """rules §Components — the engine's own audit (what every simulation checks at each game's end) finds nothing
+    """docs/key_harvest.md §Components — the engine's own audit (what every simulation checks at each game's end) finds
+    nothing
     at any step of any seeded game, any preset, any bots; and it agrees with this file's independent count."""
     def both(s):
         assert s.audit() == []
@@ -138,7 +142,8 @@ def test_every_state_of_any_game_keeps_its_counters_and_tiles(players, seed, pre
 
 
 def test_the_audit_names_what_was_lost_or_doubled_and_a_simulation_refuses_the_game():
-    """rules §Components — a counter or a tile gone missing (a bug, never a move) is named in words, and play_out,
+    """docs/key_harvest.md §Components — a counter or a tile gone missing (a bug, never a move) is named in words, and
+    play_out,
     which every simulation uses, raises BrokenGame instead of counting the game's scores."""
     s = new_game(3, seed=4)
     s.apply_chance()

@@ -85,7 +85,8 @@ def test_malformed_log_entries_are_refused(record):
         (_set(["log", k, "action", "counters"], [40, 0, 0, 0, 0]), "do not have"),
         (_set(["log", k, "action", "code"], "Q9"), "no space"),
         (_set(["log", k, "player"], 9), "out of range"),
-        (_set(["log", 0], {"chance": "setup", "pairs": [], "registry": [], "start": 0}), "the record says"),
+        (_set(["log", 0], {"chance": "setup", "pairs": [], "counters": [[3, 0, 0, 0, 0]] * 3, "registry": [],
+                           "start": 0}), "the record says"),
         (_set(["log", k, "action"], {"type": "choose", "value": "wine"}), "nothing to choose"),
     ]
     for fn, words in cases:
@@ -109,3 +110,54 @@ def test_parse_action_round_trip():
     assert parse_action({"type": "choose", "value": "C4", "counters": [1, 1, 1, 0, 0]}) == Choose("C4", (1, 1, 1, 0, 0))
     with pytest.raises(RecordError):
         parse_action({"type": "bid", "code": "C4", "counters": [1, 0, 0, 0, True]})
+
+
+def test_the_setup_step_logs_each_players_blind_counters(record):
+    """docs/key_harvest.md §Setup — the record's setup step says which counters each player drew blind, so the
+    record alone accounts for every counter: the stock after setup is 12 of each crop minus those."""
+    _, doc = record
+    setup = doc["log"][0]
+    fresh = new_game(3, seed=21)
+    fresh.apply_chance()
+    assert setup["chance"] == "setup" and setup["counters"] == [list(c) for c in fresh.counters]
+    assert all(sum(c) == 3 for c in setup["counters"]) and doc["version"] == 2
+    assert list(fresh.stock) == [12 - sum(c[k] for c in setup["counters"]) for k in range(5)]
+
+
+def _other_draw(drawn):
+    """Three counters, not the ones drawn."""
+    return [0, 0, 0, 0, 3] if drawn == [3, 0, 0, 0, 0] else [3, 0, 0, 0, 0]
+
+
+COUNTER_CASES = [
+    ("another-draw", lambda d: d["log"][0]["counters"].__setitem__(1, _other_draw(d["log"][0]["counters"][1])),
+     "record.log[0].counters[1]", "the record says [", "but the deal gives ["),
+    ("missing", lambda d: d["log"][0].pop("counters"), "record.log[0]", "missing field 'counters'", ""),
+    ("players", lambda d: d["log"][0]["counters"].pop(), "record.log[0].counters", "expected exactly 3 items, got 2",
+     ""),
+    ("crops", lambda d: d["log"][0]["counters"][2].pop(), "record.log[0].counters[2]", "expected exactly 5 items", ""),
+    ("sum", _set(["log", 0, "counters", 2], [1, 1, 1, 1, 1]), "record.log[0].counters[2]",
+     "each player draws 3 counters at setup; player 2 has 5", ""),
+    ("text", _set(["log", 0, "counters", 0, 0], "2"), "record.log[0].counters[0][0]", "expected a whole number", ""),
+    ("negative", _set(["log", 0, "counters", 0, 0], -1), "record.log[0].counters[0][0]", "out of range", ""),
+    ("version-1", _set(["version"], 1), "record.log[0].counters", "a version 1 record has no setup counters", ""),
+]
+
+
+@pytest.mark.parametrize("name,fn,path,words,more", COUNTER_CASES, ids=[c[0] for c in COUNTER_CASES])
+def test_setup_counters_that_disagree_with_the_seed_or_the_schema_are_refused(record, name, fn, path, words, more):
+    """docs/key_harvest.md §Records — the seed deals the blind counters; the logged ones must be that deal, in
+    shape (a list of 5 crop counts per player, adding up to 3) and in value: a mismatch is refused, naming
+    the player."""
+    _, doc = record
+    with pytest.raises(RecordError) as e:
+        replay(mutate(doc, fn))
+    assert e.value.path == path and words in e.value.reason and more in e.value.reason, str(e.value)
+
+
+def test_a_version_1_record_without_counters_still_replays(record):
+    """docs/key_harvest.md §Records — an older record's setup step (no counters) replays to the same game."""
+    s, doc = record
+    old = mutate(doc, lambda d: (d.__setitem__("version", 1), d["log"][0].pop("counters")))
+    again = replay(old)
+    assert again.fingerprint() == s.fingerprint()

@@ -1,4 +1,4 @@
-"""Key Harvest rules, one test per rule (sections of /work/shared/rules/key_harvest.md in each docstring)."""
+"""Key Harvest rules, one test per rule (the section of docs/key_harvest.md each checks is in its docstring)."""
 
 from __future__ import annotations
 
@@ -34,16 +34,16 @@ def refused(state, player, action, code):
     return str(e.value)
 
 
-# ----- §Components / §The country board -----------------------------------------------------------
+# ----- components, the country board -----------------------------------------------------------
 def test_board_has_56_codes_in_rows_of_7_8_9_8_9_8_7():
-    """rules §The country board — codes A1–A7, B1–B8, C1–C9, D1–D8, E1–E9, F1–F8, G1–G7."""
+    """docs/key_harvest.md §The country board — codes A1–A7, B1–B8, C1–C9, D1–D8, E1–E9, F1–F8, G1–G7."""
     assert len(CODES) == 56
     for row, n in zip("ABCDEFG", (7, 8, 9, 8, 9, 8, 7), strict=True):
         assert [c for c in CODES if c[0] == row] == [f"{row}{k}" for k in range(1, n + 1)]
 
 
 def test_honeycomb_adjacency_offset_rule():
-    """rules §The country board — a space touches up to 2 in its row and 2 in each row beside it."""
+    """docs/key_harvest.md §The country board — a space touches up to 2 in its row and 2 in each row beside it."""
     assert set(NEIGHBOURS["B1"]) == {"A1", "B2", "C1", "C2"}
     assert set(NEIGHBOURS["D1"]) == {"C1", "C2", "D2", "E1", "E2"}
     assert set(NEIGHBOURS["E5"]) == {"E4", "E6", "D4", "D5", "F4", "F5"}
@@ -58,23 +58,24 @@ def test_honeycomb_adjacency_offset_rule():
 
 
 def test_crops_12_wine_11_each_other_and_no_patches():
-    """rules §Components — 12 + 11 + 11 + 11 + 11 field tiles; §The country board — no crop forms a patch."""
+    """docs/key_harvest.md §Components — 12 + 11 + 11 + 11 + 11 field tiles; §The country board — no crop forms a
+    patch."""
     counts = [sum(1 for c in CODES if CROP_OF[c] == k) for k in range(5)]
     assert counts == [12, 11, 11, 11, 11]
     assert all(CROP_OF[c] != CROP_OF[d] for c in CODES for d in NEIGHBOURS[c])
 
 
 def test_starting_pairs_do_not_touch_and_differ_in_crop():
-    """rules §Setup — 8 fixed pairs of non-adjacent codes with different crops (ours)."""
+    """docs/key_harvest.md §Setup — 8 fixed pairs of non-adjacent codes with different crops (ours)."""
     assert len(START_PAIRS) == 8 and len({c for p in START_PAIRS for c in p}) == 16
     for a, b in START_PAIRS:
         assert b not in NEIGHBOURS[a] and CROP_OF[a] != CROP_OF[b]
 
 
-# ----- §Setup --------------------------------------------------------------------------------
+# ----- setup --------------------------------------------------------------------------------
 @pytest.mark.parametrize("players", [2, 3, 4])
 def test_setup_deals_pairs_counters_registry_and_start(players):
-    """rules §Setup — a starting pair each, 3 blind counters each, 6 registry tiles, random start player,
+    """docs/key_harvest.md §Setup — a starting pair each, 3 blind counters each, 6 registry tiles, random start player,
     12 events with 2–3 players and 14 with 4."""
     s = new_game(players, seed=11)
     assert s.is_chance_node() and s.phase == "setup"
@@ -82,7 +83,7 @@ def test_setup_deals_pairs_counters_registry_and_start(players):
     assert entry["chance"] == "setup" and len(entry["pairs"]) == players
     for p in range(players):
         assert sorted(s.tiles_of(p)) == sorted(entry["pairs"][p]) and tuple(entry["pairs"][p]) in START_PAIRS
-        assert sum(s.counters[p]) == 3
+        assert sum(s.counters[p]) == 3 and entry["counters"][p] == list(s.counters[p])
     assert sum(s.stock) == 60 - 3 * players and total_counters(s) == 60
     assert len(s.registry) == 6 and not any(c in EVENTS for c in s.registry)
     events = 14 if players == 4 else 12
@@ -91,16 +92,16 @@ def test_setup_deals_pairs_counters_registry_and_start(players):
 
 
 def test_setup_differs_by_seed_and_repeats_for_the_same_seed():
-    """rules §Setup — random pairs and start player, reproducible from the game's seed."""
+    """docs/key_harvest.md §Setup — random pairs and start player, reproducible from the game's seed."""
     a, b, c = (new_game(4, seed=k) for k in (1, 1, 2))
     assert a.apply_chance() == b.apply_chance()
     assert c.apply_chance() != a.log[0]
     assert a.fingerprint() == b.fingerprint()
 
 
-# ----- §A turn: structure --------------------------------------------------------------------
+# ----- a turn: structure --------------------------------------------------------------------
 def test_two_different_actions_at_most():
-    """rules §A turn — one or two DIFFERENT actions: a third action is refused."""
+    """docs/key_harvest.md §A turn — one or two DIFFERENT actions: a third action is refused."""
     s = table(p0=["C4", "C5", "C6"])
     set_counters(s, 0, (3, 0, 0, 0, 0))
     s.apply(0, Harvest("C4"))
@@ -113,14 +114,14 @@ def test_two_different_actions_at_most():
 
 
 def test_each_action_at_most_once():
-    """rules §A turn — each action at most once: a second harvest (or worker) is refused."""
+    """docs/key_harvest.md §A turn — each action at most once: a second harvest (or worker) is refused."""
     s = table(p0=["A1", "C4"])
     s.apply(0, Harvest("A1"))
     refused(s, 0, Harvest("C4"), "once")
 
 
 def test_buy_never_after_bid():
-    """rules §A turn — c never after d: taking a store tile after bidding is refused."""
+    """docs/key_harvest.md §A turn — c never after d: taking a store tile after bidding is refused."""
     s = table(p0=["C4"], p1=["E5"])
     s.registry = ["C5", "E6", "A1"]
     set_counters(s, 0, (3, 0, 0, 0, 0))
@@ -131,7 +132,7 @@ def test_buy_never_after_bid():
 
 
 def test_buy_then_bid_is_allowed():
-    """rules §A turn — c then d is fine."""
+    """docs/key_harvest.md §A turn — c then d is fine."""
     s = table(p0=["C4"], p1=["E5"])
     s.registry = ["C5", "A1"]
     set_counters(s, 0, (3, 0, 0, 0, 0))
@@ -142,7 +143,7 @@ def test_buy_then_bid_is_allowed():
 
 
 def test_bid_up_to_two_tiles_and_store_holds_two():
-    """rules §A turn — d: up to 2 tiles from the registry; the store holds 2 at most."""
+    """docs/key_harvest.md §Bidding — up to 2 tiles from the registry; the store holds 2 at most."""
     s = table(p0=["C4"])
     s.registry = ["C5", "A1", "G7"]
     set_counters(s, 0, (3, 0, 0, 0, 0))
@@ -157,8 +158,24 @@ def test_bid_up_to_two_tiles_and_store_holds_two():
     refused(s2, 0, Bid("A1", (1, 0, 0, 0, 0)), "store-full")
 
 
+def test_a_turn_that_starts_with_a_full_store_cannot_bid():
+    """docs/key_harvest.md §Bidding — the store holds 2 tiles: a turn that begins with 2 tiles in it has no bid
+    at all, not even a first one (the store is not emptied by the new turn)."""
+    s = table(p0=["C4"])
+    s.registry = ["C5", "A1", "G7"]
+    set_counters(s, 0, (3, 0, 0, 0, 0))
+    put_in_store(s, 0, "E1", (1, 0, 0, 0, 0))
+    put_in_store(s, 0, "E9", (0, 1, 0, 0, 0))
+    assert s.may(0, "bid") == ("your store is full (2 tiles)", "store-full") and s.bids_left() == 0
+    assert not any(isinstance(a, Bid) for a in s.legal_actions(0))
+    refused(s, 0, Bid("C5", (1, 0, 0, 0, 0)), "store-full")
+    s.stores[0].pop()  # one tile fewer: the same first bid is fine
+    s.apply(0, Bid("C5", (1, 0, 0, 0, 0)))
+    assert [code for code, _, _ in s.stores[0]] == ["E1", "C5"]
+
+
 def test_starting_another_action_closes_the_first():
-    """rules §A turn — buy and bid may be 2 consecutive moves; after another action they are closed."""
+    """docs/key_harvest.md §A turn — buy and bid may be 2 consecutive moves; after another action they are closed."""
     s = table(p0=["C4"])
     s.registry = ["C5", "A1"]
     set_counters(s, 0, (3, 0, 0, 0, 0))
@@ -168,7 +185,7 @@ def test_starting_another_action_closes_the_first():
 
 
 def test_a_turn_without_actions_is_a_pass():
-    """rules §A turn — EndTurn with no action: the next player's turn begins (our reading: a pass)."""
+    """docs/key_harvest.md §A turn — EndTurn with no action: the next player's turn begins (our reading: a pass)."""
     s = dealt(3, seed=7)
     first = s.active
     registry = list(s.registry)
@@ -178,7 +195,8 @@ def test_a_turn_without_actions_is_a_pass():
 
 # ----- a Harvest ---------------------------------------------------------------------------
 def test_harvest_flips_the_group_connected_through_unharvested_tiles():
-    """rules §A turn — a: one connected group, connected through UNHARVESTED tiles; +1 counter per tile."""
+    """docs/key_harvest.md §Harvesting — one connected group, connected through UNHARVESTED tiles; +1 counter per
+    tile."""
     s = table(p0=["C4", "C5", "C7"], h0=["C6"])
     s.apply(0, Harvest("C5"))
     assert s.boards[0] == {"C4": "harvested", "C5": "harvested", "C6": "harvested", "C7": "up"}
@@ -187,7 +205,7 @@ def test_harvest_flips_the_group_connected_through_unharvested_tiles():
 
 
 def test_harvest_needs_an_unharvested_tile():
-    """rules §A turn — a: only unharvested tiles can be harvested."""
+    """docs/key_harvest.md §Harvesting — only unharvested tiles can be harvested."""
     s = table(p0=["C4"], h0=["C6"])
     refused(s, 0, Harvest("C6"), "not-harvestable")
     refused(s, 0, Harvest("G7"), "not-harvestable")
@@ -195,7 +213,8 @@ def test_harvest_needs_an_unharvested_tile():
 
 
 def test_harvest_of_a_crop_that_ran_out_asks_for_another():
-    """rules §A turn — a: if a crop has run out, take any crop still in stock (a choice when it matters)."""
+    """docs/key_harvest.md §Harvesting — if a crop has run out, take any crop still in stock (a choice when it
+    matters)."""
     s = table(p0=["C5"])  # wine
     set_counters(s, 1, (12, 0, 0, 0, 0))
     s.apply(0, Harvest("C5"))
@@ -206,7 +225,7 @@ def test_harvest_of_a_crop_that_ran_out_asks_for_another():
 
 
 def test_harvest_substitute_is_automatic_with_one_crop_left():
-    """rules §A turn — a: with one crop left in stock there is nothing to choose."""
+    """docs/key_harvest.md §Harvesting — with one crop left in stock there is nothing to choose."""
     s = table(p0=["C5"])
     set_counters(s, 1, (12, 12, 12, 12, 11))
     s.apply(0, Harvest("C5"))
@@ -215,7 +234,7 @@ def test_harvest_substitute_is_automatic_with_one_crop_left():
 
 # ----- b Worker ------------------------------------------------------------------------------
 def test_worker_needs_as_many_touching_tiles_as_its_number():
-    """rules §A turn — b: an empty space touching at least the worker's number of field tiles."""
+    """docs/key_harvest.md §Workers — an empty space touching at least the worker's number of field tiles."""
     s = table(p0=["C4", "C6"], h0=["D4"])
     assert s.legal_spaces(0, "h3a") == ["C5"]  # C5 touches C4, C6 and D4 (harvested counts)
     assert "D5" in s.legal_spaces(0, "h2a") and "D5" not in s.legal_spaces(0, "h3a")
@@ -225,7 +244,7 @@ def test_worker_needs_as_many_touching_tiles_as_its_number():
 
 
 def test_worker_may_not_touch_another_worker():
-    """rules §A turn — b: the space touches no other worker."""
+    """docs/key_harvest.md §Workers — the space touches no other worker."""
     s = table(p0=["C4", "C5", "C6", "D4", "D5"])
     s.workers_on[0]["B5"] = "h1a"
     s.farmhands_free[0].remove("h1a")
@@ -234,7 +253,7 @@ def test_worker_may_not_touch_another_worker():
 
 
 def test_worker_replaces_own_lower_worker_which_goes_back():
-    """rules §A turn — b: a worker may replace your own worker of a lower number (that one goes back)."""
+    """docs/key_harvest.md §Workers — a worker may replace your own worker of a lower number (that one goes back)."""
     s = table(p0=["C4", "C6", "D4"])
     s.workers_on[0]["C5"] = "h1a"
     s.farmhands_free[0].remove("h1a")
@@ -247,7 +266,8 @@ def test_worker_replaces_own_lower_worker_which_goes_back():
 
 
 def test_remove_worker_sends_farmhand_home_and_townsfolk_to_town():
-    """rules §A turn — b: OR remove one of your workers (farmhand back beside the board, townsfolk to town)."""
+    """docs/key_harvest.md §Workers — OR remove one of your workers (farmhand back beside the board, townsfolk to
+    town)."""
     s = table(p0=["C4"])
     s.workers_on[0].update({"C5": "h1a", "A1": "miller"})
     s.farmhands_free[0].remove("h1a")
@@ -264,7 +284,7 @@ def test_remove_worker_sends_farmhand_home_and_townsfolk_to_town():
 
 
 def test_townsfolk_only_while_in_town():
-    """rules §A turn — b: a townsfolk still on the town board; someone else's is not yours to play."""
+    """docs/key_harvest.md §Workers — a townsfolk still on the town board; someone else's is not yours to play."""
     s = table(p0=["C4", "C5", "C6", "D4", "D5"], p1=["G1"])
     s.workers_on[1]["F1"] = "miller"
     s.townsfolk_in_town.remove("miller")
@@ -273,7 +293,8 @@ def test_townsfolk_only_while_in_town():
 
 # ----- c Take tiles from stores ----------------------------------------------------------------
 def test_buy_from_another_store_pays_the_owner_who_keeps_the_bid():
-    """rules §A turn — c: pay the owner exactly the bid; the owner keeps bid and payment; cannot refuse."""
+    """docs/key_harvest.md §Taking tiles from stores — pay the owner exactly the bid; the owner keeps bid and payment;
+    cannot refuse."""
     s = table(p0=["C4"], p1=["E5"])
     set_counters(s, 0, (2, 1, 0, 0, 0))
     set_counters(s, 1, (0, 0, 0, 0, 1))
@@ -285,7 +306,7 @@ def test_buy_from_another_store_pays_the_owner_who_keeps_the_bid():
 
 
 def test_buy_needs_the_exact_crops():
-    """rules §A turn — c: same number, same crops."""
+    """docs/key_harvest.md §Taking tiles from stores — same number, same crops."""
     s = table(p0=["C4"], p1=["E5"])
     set_counters(s, 0, (0, 0, 0, 0, 5))
     s.stores[1] = [("C5", (1, 0, 0, 0, 0), 0)]
@@ -293,7 +314,8 @@ def test_buy_needs_the_exact_crops():
 
 
 def test_own_store_tile_only_on_a_later_turn_paying_the_stock():
-    """rules §A turn — c: from YOUR store, only a tile put there on an earlier turn; its bid goes to the stock."""
+    """docs/key_harvest.md §Taking tiles from stores — from YOUR store, only a tile put there on an earlier turn; its
+    bid goes to the stock."""
     s = table(2, p0=["C4"], p1=["G7"])
     s.registry = ["C5", "A1", "B1", "B2", "B3", "B4"]
     set_counters(s, 0, (2, 0, 0, 0, 0))
@@ -308,14 +330,16 @@ def test_own_store_tile_only_on_a_later_turn_paying_the_stock():
 
 
 def test_own_store_same_turn_refused():
-    """rules §A turn — c: a tile you put in your store this turn cannot be claimed this turn."""
+    """docs/key_harvest.md §Taking tiles from stores — a tile you put in your store this turn cannot be claimed this
+    turn."""
     s = table(p0=["C4"])
     s.stores[0] = [("C5", (1, 0, 0, 0, 0), s.turn)]
     refused(s, 0, Buy("C5"), "too-soon")
 
 
 def test_displaced_worker_may_be_replaced_and_acts_again():
-    """rules §A turn — c: a worker on the tile's space is displaced: re-place it free and act again."""
+    """docs/key_harvest.md §Displaced workers — a worker on the tile's space is displaced: re-place it free and act
+    again."""
     s = table(p0=["C4", "C6", "B5"], p1=["G7"])
     s.workers_on[0]["C5"] = "h1a"
     s.farmhands_free[0].remove("h1a")
@@ -332,7 +356,7 @@ def test_displaced_worker_may_be_replaced_and_acts_again():
 
 
 def test_displaced_worker_declined_goes_back():
-    """rules §A turn — c: otherwise it goes back."""
+    """docs/key_harvest.md §Displaced workers — otherwise it goes back."""
     s = table(p0=["C4", "C6"], p1=["G7"])
     s.workers_on[0]["C5"] = "h1a"
     s.farmhands_free[0].remove("h1a")
@@ -344,7 +368,7 @@ def test_displaced_worker_declined_goes_back():
 
 # ----- d Bid -------------------------------------------------------------------------------
 def test_bid_moves_the_tile_and_counters_into_the_store():
-    """rules §A turn — d: tile from the registry into your store with an open bid of at least 1 counter."""
+    """docs/key_harvest.md §Bidding — tile from the registry into your store with an open bid of at least 1 counter."""
     s = table(p0=["C4"])
     s.registry = ["C5", "A1"]
     set_counters(s, 0, (2, 1, 0, 3, 0))
@@ -357,7 +381,7 @@ def test_bid_moves_the_tile_and_counters_into_the_store():
 
 
 def test_legal_actions_list_one_counter_bids():
-    """rules §A turn — d: the listed bids are one counter of each crop held, per registry tile."""
+    """docs/key_harvest.md §Bidding — the listed bids are one counter of each crop held, per registry tile."""
     s = table(p0=["C4"])
     s.registry = ["C5", "A1"]
     set_counters(s, 0, (2, 0, 0, 1, 0))
@@ -368,7 +392,7 @@ def test_legal_actions_list_one_counter_bids():
 
 # ----- end of turn: refill and events ----------------------------------------------------------
 def test_registry_refills_to_six_and_events_resolve_then_drawing_goes_on():
-    """rules §A turn — end of turn: refill to 6 from the bag; an event is resolved, placed, drawing goes on."""
+    """docs/key_harvest.md §End of a turn — refill to 6 from the bag; an event is resolved, placed, drawing goes on."""
     s = table(p0=["C4"])
     s.registry = [c for c in s.registry][:4]
     pos = s._bag_pos
@@ -382,9 +406,10 @@ def test_registry_refills_to_six_and_events_resolve_then_drawing_goes_on():
     assert len(s.registry) == 6 and s.phase == "act" and s.active == 1
 
 
-# ----- §Game end and scoring -----------------------------------------------------------------
+# ----- game end and scoring -----------------------------------------------------------------
 def test_tenth_event_gives_everyone_two_more_turns():
-    """rules §Game end and scoring — when the 10th event is placed, every player (from the next) takes 2 more turns."""
+    """docs/key_harvest.md §Game end — when the 10th event is placed, every player (from the next) takes 2 more
+    turns."""
     s = table(3, p0=["C4"], p1=["E5"], p2=["G7"])
     s.events_placed = ["rain"] * 9
     s.registry = s.registry[:5]
@@ -406,7 +431,7 @@ def test_tenth_event_gives_everyone_two_more_turns():
 
 
 def test_events_drawn_during_the_last_turns_neither_restart_nor_shorten_them():
-    """rules §Game end and scoring — the end comes from the 10th event: an 11th or 12th drawn during the last turns
+    """docs/key_harvest.md §Game end — the end comes from the 10th event: an 11th or 12th drawn during the last turns
     (or the bag running out then) changes nothing, and every player still takes exactly two more turns."""
     s = table(3, p0=["C4"], p1=["E5"], p2=["G7"])
     s.events_placed = ["rain"] * 9
@@ -429,7 +454,7 @@ def test_events_drawn_during_the_last_turns_neither_restart_nor_shorten_them():
 
 
 def test_empty_bag_finishes_the_round():
-    """rules §Game end and scoring — if the bag empties first, finish the round and end."""
+    """docs/key_harvest.md §Game end — if the bag empties first, finish the round and end."""
     s = table(3, p0=["C4"], p1=["E5"], p2=["G7"])
     s.start_player = 0
     s.active = 1
@@ -442,7 +467,7 @@ def test_empty_bag_finishes_the_round():
 
 
 def test_scoring_two_largest_groups_workers_counters():
-    """rules §Game end and scoring — 1/tile largest + 2/tile second + worker numbers + 1 per 3 counters (bids too)."""
+    """docs/key_harvest.md §Scoring — 1/tile largest + 2/tile second + worker numbers + 1 per 3 counters (bids too)."""
     s = table(2, p0=["A1", "A2", "A3", "C1", "C2", "G7"], p1=["E5"])
     s.workers_on[0] = {"B1": "h1a", "E9": "lawyer"}
     set_counters(s, 0, (2, 2, 0, 0, 0))
@@ -453,22 +478,40 @@ def test_scoring_two_largest_groups_workers_counters():
     assert (b["workers"], b["counters"], b["counter_points"], b["total"]) == (6, 7, 2, 15)
 
 
+@pytest.mark.parametrize(("params", "want"), [
+    (KeyHarvestParams(), 3 * 1 + 2 * 2 + 6 + 7 // 3),
+    (KeyHarvestParams(second_mult=1), 3 * 1 + 2 * 1 + 6 + 7 // 3),
+    (KeyHarvestParams(largest_mult=2, counters_per_point=2), 3 * 2 + 2 * 2 + 6 + 7 // 2),
+])
+def test_total_and_scores_count_what_the_breakdown_shows(params, want):
+    """docs/key_harvest.md §Scoring — the score a player sees (``total``, ``scores``, their own view, the
+    placings) is the breakdown's total: groups × their multipliers + worker numbers + counters owned per point."""
+    s = table(2, params=params, p0=["A1", "A2", "A3", "C1", "C2", "G7"], p1=["E5"])
+    s.workers_on[0] = {"B1": "h1a", "E9": "lawyer"}
+    set_counters(s, 0, (2, 2, 0, 0, 0))
+    s.stores[0] = [("F1", (3, 0, 0, 0, 0), 0)]
+    s.stock = (s.stock[0] - 3, *s.stock[1:])
+    assert s.breakdown(0)["total"] == want
+    assert s.total(0) == want and s.scores() == [want, s.breakdown(1)["total"]]
+    assert s.view(0)["scores"][0] == want and s.placings() == [1, 2]
+
+
 def test_two_equal_groups_count_one_each():
-    """rules §Game end and scoring — of two equal groups, one counts as each."""
+    """docs/key_harvest.md §Scoring — of two equal groups, one counts as each."""
     s = table(2, p0=["A1", "A2", "C1", "C2"], p1=["E5"])
     b = s.breakdown(0)
     assert (b["largest"], b["second"], b["group_points"]) == (2, 2, 6)
 
 
 def test_workers_do_not_connect_groups():
-    """rules §Game end and scoring — workers do not connect."""
+    """docs/key_harvest.md §Scoring — workers do not connect."""
     s = table(2, p0=["C1", "C3"], p1=["E5"])
     s.workers_on[0] = {"C2": "h2a"}
     assert s.groups(0) == [["C1"], ["C3"]] and s.breakdown(0)["group_points"] == 1 + 2
 
 
 def test_tie_goes_to_most_counters_then_shared():
-    """rules §Game end and scoring — tie: most counters owned; then shared."""
+    """docs/key_harvest.md §Scoring — tie: most counters owned; then shared."""
     s = table(3, p0=["A1"], p1=["E5"], p2=["G7"])
     set_counters(s, 0, (1, 0, 0, 0, 0))
     set_counters(s, 1, (0, 2, 0, 0, 0))
@@ -478,7 +521,8 @@ def test_tie_goes_to_most_counters_then_shared():
 
 
 def test_unclaimed_store_tiles_are_discarded_at_the_end():
-    """rules §Game end and scoring — unclaimed store tiles are discarded (their bids stay counted for the owner)."""
+    """docs/key_harvest.md §Game end, §Scoring — unclaimed store tiles are discarded (their bids stay counted for the
+    owner)."""
     s = table(2, p0=["A1"], p1=["E5"])
     s.stores[1] = [("C5", (1, 0, 0, 0, 0), 1)]
     s.stock = (s.stock[0] - 1, *s.stock[1:])
@@ -489,9 +533,9 @@ def test_unclaimed_store_tiles_are_discarded_at_the_end():
     assert s.scores() == before and s.is_terminal()
 
 
-# ----- §Information ------------------------------------------------------------------------------
+# ----- hidden information ------------------------------------------------------------------------------
 def test_view_hides_other_counters_and_the_bag():
-    """rules §Information — counters behind screens are secret; everything else is public."""
+    """docs/key_harvest.md §Hidden information — counters behind screens are secret; everything else is public."""
     s = dealt(3, seed=4)
     v = s.view(1)
     assert v["counters"][1] == list(s.counters[1]) and v["counters"][0] == "hidden" == v["counters"][2]
@@ -501,7 +545,8 @@ def test_view_hides_other_counters_and_the_bag():
 
 # ----- undo ---------------------------------------------------------------------------------------
 def test_undo_own_moves_within_the_turn_only():
-    """rules §A turn — a move may be taken back until the turn ends (sheetkit's table rule)."""
+    """docs/key_harvest.md §Taking a move back — a move may be taken back until the turn ends (sheetkit's table
+    rule)."""
     s = table(p0=["C4", "C6"])
     before = s.fingerprint()
     s.apply(0, Harvest("C4"))
@@ -515,7 +560,7 @@ def test_undo_own_moves_within_the_turn_only():
 
 
 def test_params_round_trip_and_refuse_nonsense():
-    """rules §Game end and scoring — the counters-per-point rate is a parameter (ours)."""
+    """docs/key_harvest.md §Scoring, §Variants — the counters-per-point rate is a parameter (ours)."""
     p = KeyHarvestParams(counters_per_point=4, events=False)
     assert KeyHarvestParams.from_json(p.to_json()) == p and p.to_json() == {"counters_per_point": 4, "events": False}
     from sheetkit.core.errors import RecordError
@@ -527,7 +572,8 @@ def test_params_round_trip_and_refuse_nonsense():
 
 
 def test_may_says_why_an_action_is_closed_in_plain_words():
-    """rules §A turn — the public ``may`` gives the table the reason: after a bid no buy; after two actions, none."""
+    """docs/key_harvest.md §A turn — the public ``may`` gives the table the reason: after a bid no buy; after two
+    actions, none."""
     s = table(p0=["C4"], p1=["E5"])
     s.registry = ["C5", "E6", "A1"]
     set_counters(s, 0, (3, 0, 0, 0, 0))
@@ -546,7 +592,8 @@ def test_may_says_why_an_action_is_closed_in_plain_words():
     PlaceWorker("h1a", {"c": 4}), Bid("C5", None), Bid("C5", 3), Bid({"c": 5}, (1, 0, 0, 0, 0)),
 ])
 def test_malformed_moves_are_refused_in_words(move):
-    """rules §A turn — a move whose fields are not a space code, worker id or five counts is refused, state kept."""
+    """docs/key_harvest.md §A turn — a move whose fields are not a space code, worker id or five counts is refused,
+    state kept."""
     s = table(p0=["C4"], p1=["E5"])
     s.registry = ["C5", "E6", "A1"]
     set_counters(s, 0, (3, 0, 0, 0, 0))

@@ -16,9 +16,11 @@ PARAMS = KeyHarvestParams(end_event=1, final_turns=1)
 
 
 def test_scripted_two_player_game():
-    """rules §A turn, §Workers and events, §Game end and scoring — a whole game, step by step."""
+    """docs/key_harvest.md §Setup, §A turn, §Worker actions, §Events, §Game end, §Scoring — a whole game, step by
+    step."""
     s = new_game(["Ann", "Ben"], seed=25, params=PARAMS)
     assert s.apply_chance() == {"chance": "setup", "pairs": [["F3", "G1"], ["C3", "E2"]],
+                                "counters": [[2, 1, 0, 0, 0], [0, 2, 0, 1, 0]],
                                 "registry": ["E8", "F2", "B4", "A6", "C8", "B3"], "start": 0}
     assert s.counters == [(2, 1, 0, 0, 0), (0, 2, 0, 1, 0)]
 

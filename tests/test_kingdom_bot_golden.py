@@ -2,7 +2,7 @@
 
 ``tests/data/kingdom_greedy_golden.json`` holds the moves of 60 seeded games (every preset, 1–4
 players, 12 of them beside random bots) recorded with the greedy bot as it was before issue #8
-(``benchmarks/_old_kingdom_greedy.py``) by ``benchmarks/make_kingdom_greedy_golden.py``; every game
+(``tests/old_kingdom_greedy.py``) by ``tests/kingdom_greedy_golden.py``; every game
 is replayed here with today's ``GreedyBot`` on the checked path. Fresh old and new bots are also asked
 for moves on states random bots reach (maps no greedy bot would draw, drawings the bot did not plan), and
 the incremental scorer (``fastscore.MapScorer``) is checked against full rescoring with each criterion's
@@ -13,12 +13,13 @@ continuing a drawing, no difference.)
 from __future__ import annotations
 
 import hashlib
-import importlib.util
 import json
 import random
 from pathlib import Path
 
 import pytest
+from kingdom_greedy_golden import GAMES, encode, play
+from old_kingdom_greedy import GreedyBot as OldGreedyBot
 
 from sheetkit.games.kingdom_maps import CRITERIA, PRESETS, KingdomState, RandomBot
 from sheetkit.games.kingdom_maps.board import load_map
@@ -29,28 +30,8 @@ ROOT = Path(__file__).resolve().parents[1]
 GOLDEN = json.loads((ROOT / "tests" / "data" / "kingdom_greedy_golden.json").read_text("utf-8"))["games"]
 
 
-def _maker():  # the script that recorded the file: the same setups, the same move encoding
-    spec = importlib.util.spec_from_file_location("make_kingdom_greedy_golden",
-                                                  ROOT / "benchmarks" / "make_kingdom_greedy_golden.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod
-
-
-MAKER = _maker()
-
-
-def _old_greedy():  # the bot before issue #8, kept for the benchmark and for this comparison
-    spec = importlib.util.spec_from_file_location("_old_kingdom_greedy", ROOT / "benchmarks" / "_old_kingdom_greedy.py")
-    assert spec is not None and spec.loader is not None
-    mod = importlib.util.module_from_spec(spec)
-    spec.loader.exec_module(mod)
-    return mod.GreedyBot
-
-
 def test_the_golden_file_covers_every_setup() -> None:
-    assert [{k: g[k] for k in ("preset", "seats", "seed")} for g in GOLDEN] == MAKER.GAMES
+    assert [{k: g[k] for k in ("preset", "seats", "seed")} for g in GOLDEN] == GAMES
     assert len(GOLDEN) == 60
     kinds = {t[1] for g in GOLDEN for t in g["moves"].split()}
     assert kinds == {"A", "K", "P", "H", "B", "X"}  # announces, picks, powers, places, banks, passes
@@ -58,8 +39,8 @@ def test_the_golden_file_covers_every_setup() -> None:
 
 @pytest.mark.parametrize("game", GOLDEN, ids=lambda g: f"{g['preset']}-{len(g['seats'])}p-{g['seed']}")
 def test_greedy_bot_makes_the_recorded_moves(game: dict) -> None:
-    state = MAKER.play(game, GreedyBot)
-    moves, want = MAKER.encode(state).split(), game["moves"].split()
+    state = play(game, GreedyBot)
+    moves, want = encode(state).split(), game["moves"].split()
     first = next((k for k, (a, b) in enumerate(zip(moves, want, strict=False)) if a != b), None)
     assert first is None and len(moves) == len(want), (
         f"move {first}: {moves[first] if first is not None else '(end)'} instead of "
@@ -136,7 +117,6 @@ def test_compiled_gains_equal_the_reference_deltas(seed: int) -> None:
 def test_fresh_bots_agree_on_states_no_greedy_bot_would_reach() -> None:
     """Random bots play; at random moments a fresh old and a fresh new greedy bot are asked for the same seat's
     move (so new bots also continue drawings they did not plan: ``Planner.extend``). They always agree."""
-    old_bot = _old_greedy()
     rng = random.Random(8)
     asked = 0
     for g in range(8):
@@ -149,7 +129,7 @@ def test_fresh_bots_agree_on_states_no_greedy_bot_would_reach() -> None:
                 continue
             for p in state.current_players():
                 if rng.random() < 0.3:
-                    assert GreedyBot().act(state, p) == old_bot().act(state, p), (preset, players, state.turn, p)
+                    assert GreedyBot().act(state, p) == OldGreedyBot().act(state, p), (preset, players, state.turn, p)
                     asked += 1
                 state.apply(p, walker.act(state, p))
     assert asked > 200

@@ -100,7 +100,8 @@ def test_fast_path_reaches_the_same_scores_as_checked_play() -> None:
 
 @pytest.mark.slow
 def test_criteria_are_balanced_under_the_greedy_bot() -> None:
-    """kingdom_maps.md §The 12 criteria: under the bot, every criterion's mean is within a factor 2 of every other's."""
+    """docs/kingdom_maps.md §Balance table: under the bot, every criterion's mean is within a factor 2 of every
+    other's."""
     per: dict[str, list[int]] = {c: [] for c in CRITERIA}
     for seed in range(150):
         state = KingdomState(KingdomParams(), 1, seed=derive_seed(2024, seed))

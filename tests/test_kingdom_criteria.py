@@ -1,4 +1,4 @@
-"""Kingdom Maps criteria (kingdom_maps.md §The 12 criteria): one hand-worked map per criterion.
+"""Kingdom Maps criteria (docs/kingdom_maps.md §The 12 criteria): one hand-worked map per criterion.
 
 Maps are text pictures of the default 61-hex map, one line per row from the top; '.' is an
 empty hex, digits are terrains: 1 Mountain, 2 Forest, 3 Field, 4 Lake, 5 Meadow, 6 Village.
@@ -173,13 +173,13 @@ HAND_WORKED = [
 
 @pytest.mark.parametrize(("code", "art", "expected", "why"), HAND_WORKED, ids=[h[0] for h in HAND_WORKED])
 def test_each_criterion_on_its_hand_worked_map(code: str, art: str, expected: int, why: str) -> None:
-    """kingdom_maps.md §The 12 criteria: every criterion has its own hand-worked test map."""
+    """docs/kingdom_maps.md §The 12 criteria: every criterion has its own hand-worked test map."""
     cells = BOARD.parse_art(art)
     assert CRITERIA[code].score(BOARD, cells) == expected, why
 
 
 def test_every_criterion_has_a_hand_worked_map_and_a_one_sentence_rule() -> None:
-    """kingdom_maps.md §The 12 criteria: A1–A6 and B1–B6, each written as one short rule."""
+    """docs/kingdom_maps.md §The 12 criteria: A1–A6 and B1–B6, each written as one short rule."""
     assert sorted(h[0] for h in HAND_WORKED) == sorted(CRITERIA) == sorted(GROUP_A + GROUP_B)
     for c in CRITERIA.values():
         assert c.rule.endswith(".") and c.rule.count(". ") == 0 and len(c.rule) <= 110, c.rule
@@ -188,13 +188,13 @@ def test_every_criterion_has_a_hand_worked_map_and_a_one_sentence_rule() -> None
 
 
 def test_an_empty_map_scores_nothing_anywhere() -> None:
-    """kingdom_maps.md §The 12 criteria: criteria reward drawing, so a blank map scores 0 everywhere."""
+    """docs/kingdom_maps.md §The 12 criteria: criteria reward drawing, so a blank map scores 0 everywhere."""
     cells = BOARD.parse_art(EMPTY)
     assert {c: CRITERIA[c].score(BOARD, cells) for c in CRITERIA} == dict.fromkeys(CRITERIA, 0)
 
 
 def test_the_scarcest_terrain_is_zero_while_a_terrain_is_missing() -> None:
-    """kingdom_maps.md §The 12 criteria (B4): a terrain never drawn is the scarcest, with 0 hexes."""
+    """docs/kingdom_maps.md §The 12 criteria (B4): a terrain never drawn is the scarcest, with 0 hexes."""
     cells = BOARD.parse_art(HAND_WORKED[9][1].replace("6", "5"))
     assert CRITERIA["B4"].score(BOARD, cells) == 0
 
@@ -210,7 +210,7 @@ def test_text_pictures_round_trip() -> None:
 @settings(max_examples=150, deadline=None)
 @given(st.lists(st.integers(0, 6), min_size=61, max_size=61))
 def test_criteria_are_pure_and_within_their_bounds(cells: list[int]) -> None:
-    """kingdom_maps.md §The 12 criteria: each is a pure function of a map, between 0 and its stated maximum."""
+    """docs/kingdom_maps.md §The 12 criteria: each is a pure function of a map, between 0 and its stated maximum."""
     before = list(cells)
     for c in CRITERIA.values():
         got = c.score(BOARD, cells)

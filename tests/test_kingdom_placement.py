@@ -1,4 +1,4 @@
-"""The group rule (kingdom_maps.md §A turn, step 3) and its fast check, against brute force on small maps."""
+"""The group rule (docs/kingdom_maps.md §Drawing) and its fast check, against brute force on small maps."""
 
 from __future__ import annotations
 
@@ -65,7 +65,7 @@ fills = st.lists(st.booleans(), min_size=SMALL.size, max_size=SMALL.size)
 @settings(max_examples=80, deadline=None)
 @given(fills, st.integers(1, 5))
 def test_fast_check_matches_brute_force_on_a_small_map(fill: list[bool], n: int) -> None:
-    """kingdom_maps.md §A turn 3: 'can this player still draw n?' and the legal first hexes equal brute force."""
+    """docs/kingdom_maps.md §Drawing: 'can this player still draw n?' and the legal first hexes equal brute force."""
     cells = [2 if f else 0 for f in fill]
     groups = valid_groups(SMALL, cells, n)
     assert can_draw(SMALL, cells, n) == bool(groups)
@@ -78,7 +78,7 @@ def test_fast_check_matches_brute_force_on_a_small_map(fill: list[bool], n: int)
 @settings(max_examples=60, deadline=None)
 @given(fills, st.integers(2, 5), st.randoms(use_true_random=False))
 def test_every_next_hex_can_be_completed_and_no_other_can(fill: list[bool], n: int, rnd) -> None:
-    """kingdom_maps.md §A turn 3: once begun, a group never gets stuck — the hexes offered are exactly
+    """docs/kingdom_maps.md §Drawing: once begun, a group never gets stuck — the hexes offered are exactly
     those from which the whole amount can still be drawn."""
     cells = [3 if f else 0 for f in fill]
     groups = valid_groups(SMALL, cells, n)
@@ -100,7 +100,7 @@ def test_every_next_hex_can_be_completed_and_no_other_can(fill: list[bool], n: i
 
 
 def test_a_map_that_is_not_a_hexagon_works_too() -> None:
-    """kingdom_maps.md §The map: the fast check holds on any connected map (here a ring with a hole)."""
+    """docs/kingdom_maps.md §The map: the fast check holds on any connected map (here a ring with a hole)."""
     for mask in range(1 << ODD.size):
         cells = [(mask >> i & 1) * 4 for i in range(ODD.size)]
         for n in range(1, 7):
@@ -118,7 +118,7 @@ def test_empty_patches_measure_the_room_left() -> None:
 
 
 def test_the_fast_check_is_fast() -> None:
-    """kingdom_maps.md §A turn 3: the every-turn question 'can I still draw n?' costs well under a millisecond."""
+    """docs/kingdom_maps.md §Drawing: the every-turn question 'can I still draw n?' costs well under a millisecond."""
     board = load_map()
     cells = board.blank()
     for i in range(0, 61, 3):
@@ -144,7 +144,7 @@ def small_state(old: list[int], amount: int) -> KingdomState:
 @settings(max_examples=120, deadline=None)
 @given(fills, st.integers(1, 5), st.lists(st.tuples(st.integers(-3, 3), st.integers(-3, 3)), max_size=25))
 def test_every_accepted_group_is_legal_and_every_rejection_breaks_a_rule(fill, n, tries) -> None:
-    """kingdom_maps.md §A turn 3: accepted hexes always build one connected group touching the old map;
+    """docs/kingdom_maps.md §Drawing: accepted hexes always build one connected group touching the old map;
     a rejected hex is off the map, drawn, cut off from the group or the old map, or leaves too little room —
     and a rejection leaves the game exactly as it was."""
     old = [1 if f else 0 for f in fill]
@@ -186,7 +186,7 @@ def test_every_accepted_group_is_legal_and_every_rejection_breaks_a_rule(fill, n
 
 
 def test_the_groups_own_messages() -> None:
-    """kingdom_maps.md §A turn 3: rejections explain themselves in plain words."""
+    """docs/kingdom_maps.md §Drawing: rejections explain themselves in plain words."""
     old = SMALL.blank()
     old[SMALL.index[(0, 0)]] = 1
     state = small_state(old, 3)

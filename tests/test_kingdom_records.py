@@ -38,7 +38,7 @@ def played(players: int = 2, seed: int = 7, bot: str = "random", params: Kingdom
 
 @pytest.mark.parametrize(("players", "bot"), [(1, "random"), (2, "greedy"), (3, "random"), (4, "greedy")])
 def test_records_replay_to_the_same_state(players: int, bot: str) -> None:
-    """kingdom_maps.md §Setup: a game is its setup + its log; replaying the record rebuilds it exactly."""
+    """docs/kingdom_maps.md §Setup: a game is its setup + its log; replaying the record rebuilds it exactly."""
     state = played(players, seed=players * 13, bot=bot)
     doc = json.loads(dumps(state.to_record()))
     assert doc["game"] == "kingdom-maps" and doc["code"].startswith("KM-")

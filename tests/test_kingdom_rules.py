@@ -1,4 +1,4 @@
-"""Kingdom Maps rules, one test (or a few) per section of kingdom_maps.md."""
+"""Kingdom Maps rules, one test (or a few) per section of docs/kingdom_maps.md, cited in each docstring."""
 
 from __future__ import annotations
 
@@ -52,9 +52,9 @@ def finish_turn(state: KingdomState) -> None:
     step_table(state)
 
 
-# ----- §Components and §Setup -------------------------------------------------------------
+# ----- Components, the map, setup -------------------------------------------------------------
 def test_components_six_terrains_three_dice() -> None:
-    """kingdom_maps.md §Components: 6 terrains numbered 1–6, each with a symbol and a colour; 3 dice."""
+    """docs/kingdom_maps.md §Components: 6 terrains numbered 1–6, each with a symbol and a colour; 3 dice."""
     from sheetkit.games.kingdom_maps import TERRAINS
 
     assert [t.number for t in TERRAINS] == [1, 2, 3, 4, 5, 6]
@@ -64,7 +64,7 @@ def test_components_six_terrains_three_dice() -> None:
 
 
 def test_the_map_is_a_61_hex_hexagon_with_six_powers_and_four_question_hexes() -> None:
-    """kingdom_maps.md §The map: radius-4 hexagon, about 6 +1/-1 and 4 ? hexes, spread out."""
+    """docs/kingdom_maps.md §The map: radius-4 hexagon, about 6 +1/-1 and 4 ? hexes, spread out."""
     assert BOARD.size == 61 and len(BOARD.powers) == 6 and len(BOARD.questions) == 4
     specials = sorted(BOARD.powers | BOARD.questions)
     dists = [BOARD.grid.distance(BOARD.coords[a], BOARD.coords[b]) for a in specials for b in specials if a < b]
@@ -73,14 +73,14 @@ def test_the_map_is_a_61_hex_hexagon_with_six_powers_and_four_question_hexes() -
 
 @pytest.mark.parametrize(("players", "uses"), [(1, 3), (2, 3), (3, 2), (4, 1)])
 def test_terrain_uses_per_player_count(players: int, uses: int) -> None:
-    """kingdom_maps.md §Setup: 3/2/1 uses of each terrain with 2/3/4 players, 3 solo."""
+    """docs/kingdom_maps.md §Setup: 3/2/1 uses of each terrain with 2/3/4 players, 3 solo."""
     state = KingdomState(KingdomParams(), players, seed=1)
     assert all(s.uses[1:] == [uses] * 6 for s in state.sheets)
     assert KingdomState(PRESETS["long"], 4, seed=1).sheets[0].uses[1:] == [3] * 6
 
 
 def test_criteria_roll_two_per_group_and_reroll_repeats() -> None:
-    """kingdom_maps.md §Setup: 2 dice for A, 2 for B; a repeated number in a group is rerolled."""
+    """docs/kingdom_maps.md §Setup: 2 dice for A, 2 for B; a repeated number in a group is rerolled."""
     assert DiceSource((2, 2, 4, 1, 5)).roll_criteria() == ("A2", "A4", "B1", "B5")
     assert DiceSource((6, 6, 6, 1, 3, 3, 3, 2)).roll_criteria() == ("A6", "A1", "B3", "B2")
     for seed in range(200):
@@ -92,7 +92,7 @@ def test_criteria_roll_two_per_group_and_reroll_repeats() -> None:
 
 
 def test_criteria_fixed_by_a_variant_or_a_deal() -> None:
-    """kingdom_maps.md §Setup: a variant (preset) or a record's deal may fix the criteria."""
+    """docs/kingdom_maps.md §Setup, §Variants: a variant (preset) or a record's deal may fix the criteria."""
     state = KingdomState(PRESETS["family"], 2, seed=3)
     assert state.apply_chance() == {"chance": "criteria", "criteria": ["A2", "A3", "B1", "B2"]}
     assert dealt(1, [1, 2, 3, 4, 5], criteria=("B6", "A5")).criteria == ("B6", "A5")
@@ -101,9 +101,9 @@ def test_criteria_fixed_by_a_variant_or_a_deal() -> None:
     assert set(grand.criteria) == set(CRITERIA)
 
 
-# ----- §A turn --------------------------------------------------------------------------
+# ----- a turn --------------------------------------------------------------------------
 def test_the_active_player_announces_a_terrain_and_takes_a_die() -> None:
-    """kingdom_maps.md §A turn 1: the active player announces a terrain (crossing out a use) and takes a die."""
+    """docs/kingdom_maps.md §Announcing: the active player announces a terrain (crossing out a use) and takes a die."""
     state = dealt(["Ann", "Bob"], [1, 3, 4])
     assert state.current_players() == [0] and state.phase == "announce"
     assert len(state.legal_actions(0)) == 6 * 3 and state.legal_actions(1) == []
@@ -121,7 +121,7 @@ def test_the_active_player_announces_a_terrain_and_takes_a_die() -> None:
 
 
 def test_a_terrain_with_no_uses_left_cannot_be_announced() -> None:
-    """kingdom_maps.md §A turn 1: a type with no uses left cannot be announced by that player."""
+    """docs/kingdom_maps.md §Announcing: a terrain with no uses left cannot be announced by that player."""
     state = dealt(["Ann", "Bob"], [1, 1, 1] * 4, params=KingdomParams(uses=1))
     state.apply(0, Announce(VILLAGE, 1))
     finish_turn(state)
@@ -134,7 +134,8 @@ def test_a_terrain_with_no_uses_left_cannot_be_announced() -> None:
 
 
 def test_passive_players_pick_one_of_the_two_remaining_dice() -> None:
-    """kingdom_maps.md §A turn 2: each passive player picks one of the other 2 dice; several may pick the same."""
+    """docs/kingdom_maps.md §Picking a die: each passive player picks one of the other 2 dice; several may pick the
+    same."""
     state = dealt(["Ann", "Bob", "Cy"], [1, 3, 4])
     state.apply(0, Announce(LAKE, 4))
     assert state.legal_actions(1) == [Pick(1), Pick(3)] == state.legal_actions(2)
@@ -153,7 +154,7 @@ def test_passive_players_pick_one_of_the_two_remaining_dice() -> None:
 
 
 def test_everyone_draws_the_announced_terrain_in_their_own_amount() -> None:
-    """kingdom_maps.md §A turn 3: everyone draws that many hexes of the announced terrain, one per hex."""
+    """docs/kingdom_maps.md §Drawing: everyone draws that many hexes of the announced terrain, one per hex."""
     state = dealt(["Ann", "Bob"], [1, 3, 4, 2, 2, 2])
     state.apply(0, Announce(FIELD, 4))
     state.apply(1, Pick(1))
@@ -165,7 +166,7 @@ def test_everyone_draws_the_announced_terrain_in_their_own_amount() -> None:
 
 
 def test_first_turn_anywhere_then_the_group_must_touch_the_old_map() -> None:
-    """kingdom_maps.md §A turn 3: the first hex touches an earlier hex, except on a blank map."""
+    """docs/kingdom_maps.md §Drawing: the first hex touches an earlier hex, except on a blank map."""
     state = dealt(["Ann", "Bob"], [2, 2, 2, 3, 3, 3])
     state.apply(0, Announce(MOUNTAIN, 2))
     assert len(state.legal_hexes(0)) == 61
@@ -183,7 +184,7 @@ def test_first_turn_anywhere_then_the_group_must_touch_the_old_map() -> None:
 
 
 def test_the_turns_hexes_form_one_group_and_the_whole_amount_is_drawn() -> None:
-    """kingdom_maps.md §A turn 3: every further hex touches this turn's group; no splitting, no stopping short."""
+    """docs/kingdom_maps.md §Drawing: every further hex touches this turn's group; no splitting, no stopping short."""
     state = dealt(["Ann", "Bob"], [3, 3, 3])
     state.apply(0, Announce(LAKE, 3))
     state.apply(0, Place(1, 1))
@@ -203,7 +204,7 @@ def test_the_turns_hexes_form_one_group_and_the_whole_amount_is_drawn() -> None:
 
 
 def test_the_active_role_passes_clockwise() -> None:
-    """kingdom_maps.md §A turn 4: the active role passes to the next player."""
+    """docs/kingdom_maps.md §A turn: the active role passes to the next player."""
     state = dealt(3, [1, 2, 3] * 5)
     actives = []
     for _ in range(5):
@@ -213,9 +214,9 @@ def test_the_active_role_passes_clockwise() -> None:
     assert actives == [0, 1, 2, 0, 1]
 
 
-# ----- §Powers -----------------------------------------------------------------------------
+# ----- powers and ? hexes -----------------------------------------------------------------------------
 def test_drawing_on_a_power_hex_gains_a_power_for_later() -> None:
-    """kingdom_maps.md §Powers: a +1/-1 hex gives one power; it is spent later, never in the same drawing."""
+    """docs/kingdom_maps.md §Powers: a +1/-1 hex gives one power; it is spent later, never in the same drawing."""
     state = dealt(["Ann", "Bob"], [2, 5, 5, 3, 3, 3])
     state.apply(0, Announce(FOREST, 2))
     state.apply(0, Place(3, 0))
@@ -234,7 +235,7 @@ def test_drawing_on_a_power_hex_gains_a_power_for_later() -> None:
 
 
 def test_several_powers_at_once_values_stay_between_1_and_6() -> None:
-    """kingdom_maps.md §Powers: spend any number at once; a changed die stays within 1–6."""
+    """docs/kingdom_maps.md §Powers: spend any number at once; a changed die stays within 1–6."""
     state = dealt(["Ann", "Bob"], [5, 2, 1])
     state.sheets[0].powers = 3
     state.sheets[1].powers = 3
@@ -260,7 +261,7 @@ def test_several_powers_at_once_values_stay_between_1_and_6() -> None:
 
 
 def test_powers_are_off_in_the_nopowers_variant() -> None:
-    """kingdom_maps.md §Powers, variants: with powers off the +1/-1 hexes are plain."""
+    """docs/kingdom_maps.md §Powers, §Variants: with powers off the +1/-1 hexes are plain."""
     state = dealt(["Ann", "Bob"], [2, 2, 2, 3, 3, 3], params=PRESETS["nopowers"])
     state.apply(0, Announce(FOREST, 2))
     state.apply(0, Place(3, 0))
@@ -273,7 +274,7 @@ def test_powers_are_off_in_the_nopowers_variant() -> None:
 
 
 def test_a_question_hex_banks_a_chosen_criterion_at_the_end_of_the_turn() -> None:
-    """kingdom_maps.md §Powers (?): the player picks one criterion in play, scores it now, banks it."""
+    """docs/kingdom_maps.md §Question hexes: the player picks one criterion in play, scores it now, banks it."""
     state = dealt(["Ann", "Bob"], [3, 3, 3], criteria=("A1", "A2", "B1", "B5"))
     state.apply(0, Announce(MOUNTAIN, 3))
     for hx in [(0, 0), (1, 0), (2, 0)]:
@@ -292,7 +293,8 @@ def test_a_question_hex_banks_a_chosen_criterion_at_the_end_of_the_turn() -> Non
 
 
 def test_solo_banks_a_question_after_both_drawings() -> None:
-    """kingdom_maps.md §Powers (?) and §Solo mode: a ? is scored at the end of the turn, after the second drawing."""
+    """docs/kingdom_maps.md §Question hexes, §Solo play: a ? is scored at the end of the turn, after the second
+    drawing."""
     state = dealt(1, [2, 2, 2, 6, 2], criteria=("A1", "A2", "B1", "B5"))
     state.apply(0, Announce(MOUNTAIN, 2))
     state.apply(0, Place(0, 0))
@@ -307,9 +309,10 @@ def test_solo_banks_a_question_after_both_drawings() -> None:
     assert state.sheets[0].banked == [("B5", 4)]  # mountains + villages: 2 groups, after the second drawing
 
 
-# ----- §Game end --------------------------------------------------------------------------
+# ----- game end --------------------------------------------------------------------------
 def test_a_player_who_cannot_draw_draws_nothing_and_the_game_ends_after_the_turn() -> None:
-    """kingdom_maps.md §Game end: no room → draw nothing; the others still draw; the game ends with the turn."""
+    """docs/kingdom_maps.md §No room to draw: no room → draw nothing; the others still draw; the game ends with the
+    turn."""
     state = dealt(["Ann", "Bob"], [6, 1, 2, 2, 2, 2])
     state.sheets[1].cells = [1] * 61
     state.sheets[1].cells[BOARD.index[(0, 0)]] = 0  # Bob has one empty hex
@@ -328,7 +331,7 @@ def test_a_player_who_cannot_draw_draws_nothing_and_the_game_ends_after_the_turn
 
 
 def test_equal_totals_share_the_victory() -> None:
-    """kingdom_maps.md §Game end: highest total wins; a tie is a shared victory."""
+    """docs/kingdom_maps.md §Scoring and winner: highest total wins; a tie is a shared victory."""
     state = dealt(["Ann", "Bob", "Cy"], [3, 3, 1])
     state.apply(0, Announce(FOREST, 3))
     state.apply(1, Pick(3))
@@ -341,7 +344,7 @@ def test_equal_totals_share_the_victory() -> None:
 
 
 def test_the_game_ends_when_the_active_player_has_no_uses_left() -> None:
-    """kingdom_maps.md §A turn 1 / §Game end (gap settled): a player with no terrain uses left cannot start a turn."""
+    """docs/kingdom_maps.md §Announcing, §Game end: a player with no terrain uses left cannot start a turn."""
     state = dealt(1, [1] * 100, params=KingdomParams(uses=1))
     for t in range(1, 7):
         state.apply(0, Announce(t, 1))
@@ -352,9 +355,9 @@ def test_the_game_ends_when_the_active_player_has_no_uses_left() -> None:
     assert state.is_terminal() and state.end_reason == "terrain uses ran out" and state.turn == 6
 
 
-# ----- §Solo mode ---------------------------------------------------------------------------
+# ----- solo play ---------------------------------------------------------------------------
 def test_solo_turn_has_two_drawings() -> None:
-    """kingdom_maps.md §Solo mode: roll 3, choose terrain + die; roll the other 2: terrain die and amount die."""
+    """docs/kingdom_maps.md §Solo play: roll 3, choose terrain + die; roll the other 2: terrain die and amount die."""
     state = dealt(1, [5, 2, 6, 3, 3, 1, 1, 1, 1, 1])
     assert state.log[-1] == {"chance": "roll", "dice": [5, 2, 6]}
     state.apply(0, Announce(FOREST, 5))
@@ -371,7 +374,7 @@ def test_solo_turn_has_two_drawings() -> None:
 
 
 def test_solo_powers_never_change_the_terrain_die() -> None:
-    """kingdom_maps.md §Solo mode: +1/-1 may change the amount die, never the die that names the terrain."""
+    """docs/kingdom_maps.md §Solo play: +1/-1 may change the amount die, never the die that names the terrain."""
     state = dealt(1, [2, 2, 2, 3, 4])
     state.sheets[0].powers = 2
     state.apply(0, Announce(LAKE, 2))
@@ -391,7 +394,8 @@ UNIVERSE = ([Announce(t, v) for t in range(1, 8) for v in range(1, 7)] + [Pick(v
 
 @pytest.mark.parametrize("players", [1, 2, 3])
 def test_legal_actions_agree_with_check_and_rejections_change_nothing(players: int) -> None:
-    """The engine contract: legal_actions is the single source of truth; an illegal move leaves the state as it was."""
+    """docs/architecture.md, the game protocol: legal_actions is the single source of truth; an illegal move leaves the
+    state as it was."""
     state = KingdomState(KingdomParams(), players, seed=11 + players)
     bots = [RandomBot(seed=p) for p in range(players)]
     steps = 0
@@ -418,7 +422,7 @@ def test_legal_actions_agree_with_check_and_rejections_change_nothing(players: i
 
 
 def test_illegal_player_and_foreign_moves() -> None:
-    """The engine contract: unknown players and objects are refused in plain words."""
+    """docs/architecture.md, the game protocol: unknown players and objects are refused in plain words."""
     state = dealt(2, [1, 2, 3])
     with pytest.raises(IllegalAction, match="there is no player 5"):
         state.apply(5, Announce(1, 1))
@@ -428,7 +432,8 @@ def test_illegal_player_and_foreign_moves() -> None:
 
 
 def test_undo_within_a_drawing() -> None:
-    """Undo: a player takes back their own moves until the next roll; an announce only while nobody acted on it."""
+    """docs/kingdom_maps.md §Taking a move back: own moves until the next roll; an announce only while nobody acted on
+    it."""
     state = dealt(["Ann", "Bob"], [3, 3, 2, 1, 1, 1])
     assert not state.can_undo(0)
     fp0 = state.fingerprint()
@@ -461,7 +466,8 @@ def test_undo_within_a_drawing() -> None:
 
 
 def test_view_shows_the_table_but_never_the_dice_to_come() -> None:
-    """Views: everything on the table is public (all sheets), the seed and future dice are not."""
+    """docs/architecture.md, the game protocol (``view``): everything on the table is public (all sheets), the seed and
+    future dice are not."""
     state = KingdomState(KingdomParams(), 2, seed=99)
     step_table(state)
     v = state.view(1)
@@ -472,7 +478,8 @@ def test_view_shows_the_table_but_never_the_dice_to_come() -> None:
 
 
 def test_clone_is_independent() -> None:
-    """clone(): a deep copy — playing on it leaves the original untouched, and it plays out the same."""
+    """docs/architecture.md, the game protocol (``clone``): a deep copy — playing on it leaves the original untouched,
+    and it plays out the same."""
     state = KingdomState(KingdomParams(), 2, seed=5)
     step_table(state)
     fp = state.fingerprint()
@@ -486,7 +493,8 @@ def test_clone_is_independent() -> None:
 
 @pytest.mark.parametrize("players", [1, 2, 4])
 def test_every_move_can_be_undone_exactly_until_the_next_roll(players: int) -> None:
-    """Undo: taking back a move restores the exact state (fingerprint and log) it was made from."""
+    """docs/kingdom_maps.md §Taking a move back: taking back a move restores the exact state (fingerprint and log) it
+    was made from."""
     state = KingdomState(KingdomParams(), players, seed=40 + players)
     bots = [RandomBot(seed=p) for p in range(players)]
     undone = 0

@@ -1,7 +1,8 @@
 """Two scripted Kingdom Maps games with fixed dice and final scores worked out by hand.
 
-Both use a fixed deal (kingdom_maps.md §Setup: criteria and dice given by the record), every move
-goes through the checked ``apply``, and the records replay to the same state.
+Both use a fixed deal, criteria and dice given by the record
+(docs/kingdom_maps.md §Records with a fixed deal (lessons, tests)); every move goes through the checked
+``apply``, and the records replay to the same state.
 """
 
 from __future__ import annotations
@@ -32,7 +33,7 @@ DEFAULT = load_map("default")
 
 
 def test_scripted_solo_game() -> None:
-    """kingdom_maps.md §Solo mode, §Powers, §Game end: two solo turns, then the deal's dice run out.
+    """docs/kingdom_maps.md §Solo play, §Powers, §Game end: two solo turns, then the deal's dice run out.
 
     Turn 1 — roll 3 5 2: announce Mountains, take the 3; draw 3 mountains along the top row.
              roll 4 1: the 1 is the amount, so the 4 names the terrain — 1 lake, beside the mountains.
@@ -90,7 +91,8 @@ def tiny_params() -> KingdomParams:
 
 
 def test_scripted_two_player_game() -> None:
-    """kingdom_maps.md §A turn, §Powers (?), §Game end: two players on a 7-hex map until one runs out of room.
+    """docs/kingdom_maps.md §A turn, §Question hexes, §No room to draw: two players on a 7-hex map until one runs out
+    of room.
 
     Turn 1 (Ann active) — roll 3 2 5: Ann announces Lakes and takes the 3; Bob picks the 2.
         Ann: lakes (0,0) [?], (1,0) [+1/-1], (1,-1); she banks B5 at the end of the turn: 1 group → 2.

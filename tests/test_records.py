@@ -87,7 +87,7 @@ def test_a_finished_game_replays_from_its_json_to_the_identical_state(seed: int,
 
 def test_a_record_is_versioned_and_names_its_game_deal_and_players() -> None:
     doc = good_doc()
-    assert doc["format"] == FORMAT == "sheetkit-record" and doc["version"] == VERSION == 1
+    assert doc["format"] == FORMAT == "sheetkit-record" and doc["version"] == VERSION == 2
     assert doc["game"] == "avenue" and doc["players"] == ["You", "Player 2"]
     assert doc["seed"] == 5 and doc["code"] == "AV-0000-0005"
     assert AvenueParams.from_json(doc["params"]) == PRESETS["standard"]
@@ -95,7 +95,7 @@ def test_a_record_is_versioned_and_names_its_game_deal_and_players() -> None:
 
 
 def test_the_log_holds_every_table_step_and_move_in_order() -> None:
-    """avenue.md §A round: 5 rounds, each a farm flip then road flips everyone acts on; then the end."""
+    """docs/avenue.md §A round: 5 rounds, each a farm flip then road flips everyone acts on; then the end."""
     log = good_doc()["log"]
     assert log[0]["chance"] == "farm" and log[1]["chance"] == "road" and log[-1] == {"chance": "end"}
     assert sum(1 for e in log if e.get("chance") == "farm") == 5
@@ -200,10 +200,12 @@ def deleter(key: str) -> Mutation:
     return lambda doc: doc.pop(key)
 
 
+HOSTILE_LAYOUT = "../../etc/passwd"  # a layout name that tries to climb out: refused (not-a-repo-path)
+
 ENVELOPE_ERRORS: list[tuple[str, Mutation, str, str]] = [
     ("format", setter("format", "sheetkit-save"), "record.format", "format must be 'sheetkit-record'"),
     ("format-type", setter("format", ["x"] * 500), "record.format", "format must be 'sheetkit-record'"),
-    ("version-new", setter("version", 2), "record.version", "version 2 is not supported"),
+    ("version-new", setter("version", 3), "record.version", "version 3 is not supported"),
     ("version-0", setter("version", 0), "record.version", "version 0 is not supported"),
     ("version-text", setter("version", "1"), "record.version", "expected a whole number, got a text"),
     ("version-bool", setter("version", True), "record.version", "expected a whole number, got true/false"),
@@ -239,7 +241,7 @@ ENVELOPE_ERRORS: list[tuple[str, Mutation, str, str]] = [
     ("params-rounds", setter("params", "rounds", 0), "record.params.rounds", "0 is out of range (1 to 6)"),
     ("params-rounds-many", setter("params", "rounds", 7), "record.params.rounds", "7 is out of range (1 to 6)"),
     ("params-rising", setter("params", "rising", "yes"), "record.params.rising", "expected true or false"),
-    ("params-layout", setter("params", "layout", "../../etc/passwd"), "record.params.layout", "is not one of"),
+    ("params-layout", setter("params", "layout", HOSTILE_LAYOUT), "record.params.layout", "is not one of"),
     ("params-deck", setter("params", "deck", {"1": [4, 3]}), "record.params.deck", "missing field '2'"),
     ("params-deck-huge", setter("params", "deck", "1", [10**9, 3]), "record.params.deck.1[0]", "out of range"),
 ]
@@ -412,7 +414,7 @@ def test_malformed_log_entries_name_their_index(entry: Any, path_tail: str, word
 
 
 def test_an_illegal_move_in_the_log_names_the_step_and_the_reason() -> None:
-    """avenue.md §A round: a road goes in an EMPTY cell — drawing twice in one cell is refused."""
+    """docs/avenue.md §Drawing a road: a road goes in an EMPTY cell — drawing twice in one cell is refused."""
     doc = good_doc()
     moves = [i for i, e in enumerate(doc["log"]) if e.get("player") == 0 and e["action"]["type"] == "draw"]
     first = doc["log"][moves[0]]["action"]
@@ -424,7 +426,7 @@ def test_an_illegal_move_in_the_log_names_the_step_and_the_reason() -> None:
 
 
 def test_peeking_twice_in_a_round_is_refused_in_a_record() -> None:
-    """avenue.md §A round: at most one peek per round per player."""
+    """docs/avenue.md §Peeking: at most one peek per round per player."""
     g = new_game(1, seed=3)
     step_table(g)
     g.apply(0, Peek())
@@ -438,7 +440,7 @@ def test_peeking_twice_in_a_round_is_refused_in_a_record() -> None:
 
 
 def test_acting_twice_on_one_card_is_refused_in_a_record() -> None:
-    """avenue.md §A round: for each card every player does ONE thing."""
+    """docs/avenue.md §A round: for each card every player does ONE thing."""
     g = new_game(2, seed=3)
     step_table(g)
     doc = g.to_record()
@@ -469,8 +471,8 @@ def test_a_table_step_that_disagrees_with_the_seed_is_refused(which: str) -> Non
     entry["card"] = {"farm": {"A": "B"}.get(entry["card"], "A"), "road": "6G" if entry["card"] != "6G" else "1Y"}[which]
     with pytest.raises(RecordError) as e:
         replay(doc)
-    assert e.value.path == f"record.log[{i}]"
-    assert f"the record says {json.dumps(entry)} but the deal gives" in e.value.reason
+    assert e.value.path == f"record.log[{i}].card"  # the field that differs, with both values
+    assert f"the record says {json.dumps(entry['card'])} but the deal gives" in e.value.reason
 
 
 @pytest.mark.parametrize(("mutate", "words"), [
@@ -512,7 +514,7 @@ def deal_doc() -> Doc:
     (setter("deal", "shuffle", True), "record.deal", "unknown field 'shuffle'"),
     (setter("deal", "order"), "record.deal", "expected an object, got a text"),
     (setter("code", "AV-0000-0000"), "record.code", "fixed deal"),
-    (lambda d: d["log"].__setitem__(1, {"chance": "road", "card": "6G"}), "record.log[1]", "the deal gives"),
+    (lambda d: d["log"].__setitem__(1, {"chance": "road", "card": "6G"}), "record.log[1].card", "the deal gives"),
 ])
 def test_fixed_deals_with_wrong_or_unknown_cards_are_refused(mutate: Mutation, path: str, words: str) -> None:
     doc = deal_doc()

@@ -75,12 +75,14 @@ def test_a_code_is_refused_when_the_bots_would_not_replay_the_game():
 
 
 def test_thirty_students_in_one_paste():
-    """30 codes in one paste, named or not, mixed with chatter: 30 games read, names kept, order by score."""
+    """30 codes in one paste, named or not, mixed with chatter: 30 games read, names kept, order by score;
+    the chatter line is listed as holding no code."""
     deal = ClassDeal(make_code("AV", 42), ("greedy",))
     lines = ["Here are the codes from today:"]
     want = {}
     for i in range(30):
-        state = play("avenue", 42, "random" if i % 3 else "greedy", ("greedy",), student_seed=i)
+        # the greedy bot ignores its seed: one greedy 'student', the others random, so 30 different games
+        state = play("avenue", 42, "random" if i else "greedy", ("greedy",), student_seed=i)
         code = result_code(state, ["greedy"])
         if i < 20:
             lines.append(f"[10:{i:02d}] Student{i:02d}: {code}")
@@ -89,7 +91,7 @@ def test_thirty_students_in_one_paste():
             lines.append(f"{code}   thanks!")
             want[f"student {i - 19}"] = state.scores()[0]
     got = gather("\n".join(lines), expect=deal)
-    assert not got.skipped
+    assert [(s.line, s.kind, s.text) for s in got.skipped] == [(1, R.NO_CODE, "Here are the codes from today:")]
     assert {r.name: r.score for r in got.results} == want
     board = R.leaderboard(got.results)
     assert [row["score"] for row in board] == sorted(want.values(), reverse=True)
@@ -127,8 +129,9 @@ def test_a_code_of_another_deal_or_other_bots_is_named_and_skipped_nothing_else_
     other_deal = result_code(play("avenue", 43, "greedy", ("greedy",)), ["greedy"])
     other_bots = result_code(play("avenue", 42, "greedy"), [])
     km = result_code(play("kingdom-maps", 42, "greedy"), [])
+    other_game = result_code(play("avenue", 42, "random", ("greedy",), student_seed=5), ["greedy"])
     text = "\n".join([f"Ann: {good}", f"Ben: {other_deal}", f"Cy: {good[:-2]}", f"Di: {other_bots}",
-                      f"Ed: {km}", f"Flo: {good}"])
+                      f"Ed: {km}", f"Flo: {other_game}"])
     got = gather(text, expect=deal)
     assert [r.name for r in got.results] == ["Ann", "Flo"]
     reasons = {s.name: s.reason for s in got.skipped}
@@ -212,6 +215,64 @@ def test_csv_export_holds_the_leaderboard_and_the_skipped():
     assert rows[0]["rank"] == "1" and rows[0]["score"] == str(got.results[0].score)
     assert rows[0]["code"] == good and rows[0]["name"].startswith("'=")
     assert rows[1]["name"] == "Bo" and rows[1]["source"].startswith("skipped: ")
+
+
+def test_a_game_pasted_twice_or_under_two_names_counts_once():
+    """5 games pasted as 8 entries (one twice under its name, one under two names, one as a code and its
+    record file): 5 results, the 3 copies skipped, each saying whose game it repeats; the per-card
+    shares and the CSV count 5 too."""
+    from sheetkit.analysis.class_review import choice_rows
+
+    deal = ClassDeal(make_code("AV", 42), ("greedy",))
+    games = [play("avenue", 42, "random", ("greedy",), student_seed=i) for i in range(5)]
+    codes = [result_code(g, ["greedy"]) for g in games]
+    text = "\n".join([f"Ann: {codes[0]}", f"Ben: {codes[1]}", f"Ann: {codes[0]}", f"Cy: {codes[2]}",
+                      f"Di: {codes[3]}", f"Eve: {codes[2].lower()}", f"Fay: {codes[4]}"])
+    got = gather(text, [("fay.json", dumps(games[4].to_record()).encode())], expect=deal)
+    assert [r.name for r in got.results] == ["Ann", "Ben", "Cy", "Di", "Fay"]
+    copies = [(s.line, s.name, s.kind) for s in got.skipped]
+    assert copies == [(3, "Ann", R.COPY), (6, "Eve", R.COPY), (0, "fay.json", R.COPY)]
+    reasons = [s.reason for s in got.skipped]
+    assert "Ann's game again" in reasons[0] and "line 1" in reasons[0] and "counted once" in reasons[0]
+    assert "same game as Cy's on line 4" in reasons[1]
+    assert "same game as Fay's on line 7" in reasons[2]
+    assert got.count(R.COPY) == 3
+    assert all(r["players"] == 5 for r in choice_rows(got.results, None) if r["step"] == 1)
+    rows = list(csv.DictReader(io.StringIO(R.results_csv(got.results, got.skipped))))
+    assert sum(1 for r in rows if r["score"]) == 5
+    assert [r["line"] for r in rows if not r["score"]] == ["3", "6", ""]
+
+
+def test_every_line_without_a_code_is_listed_whole():
+    """2,000 random characters, a chat line and a line of digits between the codes: each non-blank line
+    that holds no code is skipped with its line number, its text whole (the CSV too, never cut with …)."""
+    import random
+
+    deal = ClassDeal(make_code("AV", 42), ("greedy",))
+    rng = random.Random(7)
+    junk = "".join(rng.choice("abcdefghijklmnopqrstuvwxyz0123456789 .-:=") for _ in range(2000))
+    good = good_code()
+    text = "\n".join([f"Ann: {good}", "", junk, "see you tomorrow!", "   ", "12345", good.split(".")[0] + " zz"])
+    got = gather(text, expect=deal)
+    assert [r.name for r in got.results] == ["Ann"]
+    assert [(s.line, s.kind) for s in got.skipped] == [(3, R.NO_CODE), (4, R.NO_CODE), (6, R.NO_CODE),
+                                                        (7, R.REFUSED)]
+    assert got.skipped[0].text == junk and got.skipped[1].text == "see you tomorrow!"
+    assert "no result code on this line" in got.skipped[0].reason and "AV-0000-001A.R1" in got.skipped[0].reason
+    assert "deal code without moves" in got.skipped[3].reason
+    rows = list(csv.DictReader(io.StringIO(R.results_csv(got.results, got.skipped))))
+    skipped = [r for r in rows if not r["score"]]
+    assert skipped[0]["code"].lstrip("'") == junk and "…" not in skipped[0]["code"]
+    assert [r["line"] for r in skipped] == ["3", "4", "6", "7"]
+
+
+def test_a_long_code_that_cannot_count_is_written_whole_in_the_csv():
+    """A damaged code longer than a screen line keeps every character in the CSV."""
+    deal = ClassDeal(make_code("AV", 42), ("greedy",))
+    long_bad = good_code()[:-5] + "-" + "7" * 90
+    got = gather(f"Bo: {long_bad}", expect=deal)
+    rows = list(csv.DictReader(io.StringIO(R.results_csv(got.results, got.skipped))))
+    assert rows[0]["name"] == "Bo" and rows[0]["code"] == long_bad
 
 
 def test_find_codes_in_mixed_text():

@@ -87,8 +87,8 @@ def play_turn(state: KingdomState, terrain: int | None = None) -> None:
 
 # ----- Kingdom Maps ------------------------------------------------------------------------------
 def test_several_question_hexes_in_one_turn_each_bank() -> None:
-    """kingdom_maps.md §Powers — ?: "each ? hex gives one such banked score": two ? hexes drawn in one
-    turn bank two criteria, one after the other (docs/kingdom_maps.md: one ``Bank`` per ? hex)."""
+    """docs/kingdom_maps.md §Question hexes — every ? hex drawn banks a criterion of its own: two ? hexes drawn
+    in one turn bank two criteria, one after the other (one ``Bank`` per ? hex)."""
     board = Board.from_json({"radius": 2, "questions": [[0, 0], [1, 0]]})
     state = dealt(2, [2, 2, 2] * 4, KingdomParams(inline_map=board))
     state.apply(0, Announce(1, 2))
@@ -109,8 +109,8 @@ def test_several_question_hexes_in_one_turn_each_bank() -> None:
 
 
 def test_b3_mixed_rows_never_counts_empty_hexes_as_a_terrain() -> None:
-    """docs/kingdom_maps.md §The 12 criteria — B3 "Each row holding at least 4 different terrains scores 5":
-    an empty hex is no terrain, so 3 terrains and empty hexes are not 4."""
+    """docs/kingdom_maps.md §The 12 criteria — B3 (mixed rows: 4 different terrains in a row): an empty hex is
+    no terrain, so 3 terrains and empty hexes are not 4."""
     three_and_empty = BOARD.parse_art("""
     1 2 3 . .
    . . . . . .
@@ -129,8 +129,8 @@ def test_b3_mixed_rows_never_counts_empty_hexes_as_a_terrain() -> None:
 
 
 def test_b2_long_rows_runs_never_start_on_empty_hexes() -> None:
-    """docs/kingdom_maps.md §The 12 criteria — B2 "Each row with 4 or more hexes of one terrain side by side
-    scores 4": only drawn hexes make a run — three after an empty hex, or three between empty hexes, are 3."""
+    """docs/kingdom_maps.md §The 12 criteria — B2 (long rows: 4 hexes of one terrain side by side): only drawn
+    hexes make a run — three after an empty hex, or three between empty hexes, are 3."""
     cells = BOARD.parse_art("""
     . 1 1 1 .
    . . 2 2 2 .
@@ -148,7 +148,7 @@ def test_b2_long_rows_runs_never_start_on_empty_hexes() -> None:
 
 
 def test_only_mountain_uses_left_still_starts_a_turn() -> None:
-    """kingdom_maps.md §A turn, step 1 and §Game end (docs/kingdom_maps.md "Uses run out"): the game ends
+    """docs/kingdom_maps.md §Announcing, §Game end: the game ends
     only when the next active player has no use of *any* terrain left — Mountains (terrain 1) count too."""
     state = dealt(1, [1] * 5 * 8, KingdomParams(uses=1))
     for terrain in (6, 5, 4, 3, 2):
@@ -164,8 +164,8 @@ def test_only_mountain_uses_left_still_starts_a_turn() -> None:
 
 
 def test_solo_pass_in_the_first_drawing_ends_the_game_after_the_second() -> None:
-    """kingdom_maps.md §Game end and §Solo mode: a player who cannot draw draws nothing, "the game ends at the
-    end of that turn" — in solo the turn's second drawing (which fits) is still played, then the game ends."""
+    """docs/kingdom_maps.md §No room to draw, §Solo play: a player who cannot draw draws nothing and the game
+    ends when that turn is over — in solo the turn's second drawing (which fits) is still played, then it ends."""
     board = Board.from_json({"radius": 1})  # 7 hexes, nothing printed
     dice = [3, 2, 2, 2, 4] + [6, 6, 6, 1, 5] + [1] * 10  # more dice: the deal never ends the game here
     state = dealt(1, dice, KingdomParams(inline_map=board))
@@ -192,7 +192,7 @@ def test_solo_pass_in_the_first_drawing_ends_the_game_after_the_second() -> None
 
 
 def test_uses_run_out_is_checked_for_the_next_active_player() -> None:
-    """kingdom_maps.md §A turn, step 4 and §Game end (docs/kingdom_maps.md "Uses run out"): the active role
+    """docs/kingdom_maps.md §A turn, §Game end: the active role
     passes on; the game ends when the player who would be active next has no use left — not the one who
     just played (2 players, 1 use each: player 0 runs out a turn before player 1)."""
     state = dealt(2, [1] * 3 * 14, KingdomParams(uses=1))
@@ -210,7 +210,7 @@ def test_uses_run_out_is_checked_for_the_next_active_player() -> None:
 
 # ----- Avenue ------------------------------------------------------------------------------------
 def test_avenue_no_pass_on_a_full_sheet_while_a_peek_is_possible() -> None:
-    """avenue.md §A round, step 2 (docs/architecture.md: ``Pass()`` only when the sheet is full *and* peeking is
+    """docs/avenue.md §Passing (docs/architecture.md: ``Pass()`` only when the sheet is full *and* peeking is
     not allowed): a full sheet may still peek, so ``check`` refuses a Pass until the peek is used."""
     state = avenue_game(1, seed=4)
     step_table(state)

@@ -10,12 +10,20 @@ import nbformat
 import numpy as np
 import pytest
 
-from sheetkit.analysis.knobs import avenue_deck, describe_changes, knob_values, knobs, params_from_knobs
+from sheetkit.analysis.knobs import (
+    describe_changes,
+    example,
+    knob_values,
+    knobs,
+    params_from_knobs,
+    simulate_command,
+)
 from sheetkit.analysis.montecarlo import params_with, play_variants
-from sheetkit.analysis.whatif import NEW, OLD, WhatIfRun, chunk_for, shutdown_pools, whatif_table
+from sheetkit.analysis.whatif import NEW, OLD, WhatIfRun, chunk_for, guide, shutdown_pools, whatif_table
 from sheetkit.core.errors import RecordError
 from sheetkit.games.avenue import PRESETS as AV
 from sheetkit.games.avenue.cards import DEFAULT_DECK
+from sheetkit.games.avenue.whatif import avenue_deck
 from sheetkit.games.kingdom_maps import PRESETS as KM
 
 NOTEBOOK = Path(__file__).resolve().parents[1] / "notebooks" / "whatif.ipynb"
@@ -303,12 +311,69 @@ def test_a_link_chooses_the_game_and_bad_parts_are_said():
     assert "deals must be a whole number" in bad.status.value
 
 
-def test_the_notebook_is_thin_and_credits_the_designers():
+# Words only one game's page may speak (a what-if page of another game must not).
+OWN_WORDS = {
+    "avenue": ("0 box", "penalty", "yellow", "road", "farm", "rising", "grape"),
+    "kingdom-maps": ("dice", "+1/-1", "? hex", "criteri", "terrain"),
+    "key-harvest": ("counter", "tile", "bag", "event", "group"),
+}
+
+
+def guide_text(game: str) -> str:
+    g = guide(game)
+    return " ".join([g.question, *g.reading, *(t.question + " " + t.answer for t in g.tries), g.command])
+
+
+@pytest.mark.parametrize("game", list(OWN_WORDS))
+def test_every_game_page_speaks_of_its_own_game_only(game):
+    """The first question, 'Reading the answer', the questions to try and the terminal line come from the
+    chosen game: none of another game's words, and the question is asked with the game's own knobs."""
+    text = guide_text(game).lower()
+    for other, words in OWN_WORDS.items():
+        if other != game:
+            assert not [w for w in words if w in text], other
+    assert any(w in text for w in OWN_WORDS[game])
+    changes, deals = example(game)
+    assert changes and set(changes) <= {k.key for k in knobs(game)} and deals >= 20
+    assert guide(game).question.startswith("what if") and f"--game {game}" in guide(game).command
+
+
+@pytest.mark.parametrize("game", list(OWN_WORDS))
+def test_the_first_question_from_a_terminal_plays_the_same_rules(game):
+    """The command the page shows sets exactly the rules its first question plays."""
+    from sheetkit.cli import parse_sets
+
+    command = simulate_command(game).split()
+    sets = [command[i + 1] for i, word in enumerate(command) if word == "--set"]
+    assert params_with(game, "standard", parse_sets(sets)) == params_from_knobs(game, "standard", example(game)[0])
+
+
+def test_the_notebook_is_thin_and_speaks_of_no_game_in_particular():
+    """The notebook's own words fit every game; the chosen game's credit, question and notes are the widget's."""
+    from sheetkit.widgets.whatif import WhatIf
+
     nb = nbformat.read(NOTEBOOK, as_version=4)
     code = [c.source for c in nb.cells if c.cell_type == "code"]
     assert all(len(src.splitlines()) <= 6 for src in code)
-    assert "WhatIf.from_query()" in code[0]
-    text = " ".join(c.source for c in nb.cells if c.cell_type == "markdown")
-    for name in ("Eilif Svensson", "Kristian Amundsen Østby", "Aporta Games", "Martín Oddino", "RunDOS Studio"):
-        assert name in text
-    assert "<details>" in text
+    assert "WhatIf.from_query()" in code[0] and "explorer.example()" in code[-1]
+    text = " ".join(c.source for c in nb.cells if c.cell_type == "markdown").lower()
+    assert not [w for words in OWN_WORDS.values() for w in words if w in text]
+    w = WhatIf(game="kingdom-maps", workers=1, live=False)
+    assert "Martín Oddino" in w.credit.value and "RunDOS Studio" in w.credit.value
+    w.game_box.value = "avenue"
+    assert "Eilif Svensson" in w.credit.value and "Aporta Games" in w.credit.value
+    assert "<details>" in w.guide.value and "rising rule" in w.guide.value
+
+
+def test_ask_it_puts_the_first_question_to_the_old_rules(explorer):
+    """Ask it sets the new rules to the game's first question alone (other knobs back to the old rules) and runs
+    it; the question line then says it was answered, and a run of other rules brings the question back."""
+    explorer.knob_widgets["rising"].value = False
+    explorer.ask_button.click()
+    explorer.wait(60)
+    assert explorer.changes.value == "new rules: penalty per 0 box 5 → 3"
+    assert "Answered below:" in explorer.question.value
+    assert "0 box cost 3 points instead of 5" in explorer.question.value
+    assert explorer.summary["games"] == 200 and explorer.summary["diff"] > 0
+    explorer.try_rules(n=20, rising=False)
+    assert "A first question" in explorer.question.value

@@ -9,7 +9,7 @@ from dataclasses import fields
 import numpy as np
 import pytest
 
-from sheetkit.analysis.knobs import EXAMPLES, describe_changes, knob_values, knobs, params_from_knobs
+from sheetkit.analysis.knobs import describe_changes, example, knob_values, knobs, params_from_knobs
 from sheetkit.analysis.montecarlo import play_variants
 from sheetkit.analysis.whatif import NEW, OLD, shutdown_pools
 from sheetkit.cli import main
@@ -53,7 +53,7 @@ def test_presets_are_named_and_changes_said_in_words():
     assert params_from_knobs(GAME, "standard", {"second_mult": 1}) == PRESETS["flat"]
     assert describe_changes(GAME, "standard", "flat") == ["points per tile, 2nd group 2 → 1"]
     assert describe_changes(GAME, "standard", "noevents") == ["event tiles on → off"]
-    assert EXAMPLES[GAME][0] == {"second_mult": 1}
+    assert example(GAME)[0] == {"second_mult": 1}
 
 
 def test_rules_that_cannot_score_are_refused():
@@ -128,3 +128,41 @@ def test_the_cli_compares_key_harvest_rules(capsys):
     ref = play_variants(GAME, {"a": "standard", "b": {"second_mult": 1}}, 10, bots="greedy", players=2, workers=1,
                         progress=False)
     assert cmp["diff"] == pytest.approx(ref.diff("b", "a").mean(), abs=1e-3) and cmp["diff"] < 0
+
+
+def page_words(w) -> str:
+    """Every word the explorer shows: its texts, the knobs' labels and tips, the dropdowns' choices."""
+    import html as H
+    import re
+
+    texts = [w.credit.value, w.changes.value, w.status.value, w.question.value, w.guide.value, w.table.value]
+    for k in w.knob_widgets.values():
+        texts += [k.description, k.tooltip or "", *(str(o[0] if isinstance(o, tuple) else o)
+                                                  for o in getattr(k, "options", ()))]
+    texts += [str(o) for o in w.base_box.options]
+    return H.unescape(re.sub(r"<[^>]+>", " ", " ".join(texts))).lower()
+
+
+def test_the_key_harvest_page_asks_and_explains_in_key_harvest_words():
+    """whatif.ipynb?game=key-harvest: the first question is Key Harvest's (answered on its own deals), and
+    nothing on the page speaks of Avenue's 0 boxes, penalties or yellow cards (issue 15 §5)."""
+    from sheetkit.widgets.whatif import WhatIf
+
+    w = WhatIf.from_query("game=key-harvest")
+    assert w.players_box.value == 3
+    assert "what if the second largest group scored 1 point per tile instead of 2?" in w.question.value
+    summary = w.example()
+    assert "Answered below:" in w.question.value and "(100 deals, played in this kernel)" in w.question.value
+    assert summary["games"] == 100 and summary["diff"] < 0
+    assert "points per tile, 2nd group 2 → 1" in w.table.value
+    ref = play_variants(GAME, {OLD: "standard", NEW: {"second_mult": 1}}, 100, bots="greedy", players=3, workers=1,
+                        progress=False)
+    assert np.array_equal(w.results.scores, ref.scores)
+    text = page_words(w)
+    for word in ("0 box", "penalty", "penalties", "yellow", "farm", "road", "rising", "dice", "terrain"):
+        assert word not in text, word
+    assert "reading the answer" in text and "the same field tiles and events drawn from the bag" in text
+    assert "python -m sheetkit simulate --game key-harvest --players 3 -n 100 --set second_mult=1 --compare" in text
+    w.game_box.value = "avenue"          # another game chosen on the page: its own words, not Key Harvest's
+    assert "0 box cost 3 points instead of 5" in w.question.value and "A first question" in w.question.value
+    assert "bag" not in page_words(w) and "penalty" in page_words(w)

@@ -82,7 +82,7 @@ def test_greedy_hindsight_finds_where_a_random_player_differed():
 
 
 def test_titles_rise_with_the_score_and_sit_on_the_bots_percentiles():
-    """avenue.md §Several players, solo: a title table built from the bots' score distribution."""
+    """docs/avenue.md §Playing solo: a title table built from the bots' score distribution."""
     assert title_for(-10) == "Lost in the vines"
     titles = [title_for(t) for t in (4, 5, 14, 28, 40, 55, 99)]
     assert titles == ["Lost in the vines", "Day tripper", "Grape picker", "Vine dresser", "Vintner", "Grand cru",

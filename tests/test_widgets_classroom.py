@@ -115,24 +115,33 @@ def test_a_typed_code_of_another_game_is_explained_and_todays_deal_used():
     assert "another game" in c.invite.value and c.deal.deal == todays_deal(get_game("avenue"))
 
 
+JUNK = "".join("qwertyuiopasdfghjklzxcvbnm0123456789 .:-"[(7 * i * i + 3 * i) % 40] for i in range(2000))
+
+
 @pytest.fixture(scope="module")
 def avenue_class():
-    """A class of 30 on AV-0000-001A against the greedy bot: 28 good codes, one of another deal, one damaged."""
+    """A class on AV-0000-001A against the greedy bot: 28 different games (one greedy 'student', the
+    greedy bot ignoring its seed, and 27 random), one of another deal, one damaged, one game pasted
+    twice, one under a second name, and 2,000 random characters."""
     c = Classroom.from_query("game=avenue&code=AV-0000-001A&bots=greedy", plays=2)
     lines, scores = [], {}
     for i in range(28):
-        st = play("avenue", 42, "greedy" if i % 4 == 0 else "random", ("greedy",), student_seed=i)
+        st = play("avenue", 42, "greedy" if i == 0 else "random", ("greedy",), student_seed=i)
         lines.append(f"Pupil {i + 1}: {result_code(st, ['greedy'])}")
         scores[f"Pupil {i + 1}"] = st.scores()[0]
     other = result_code(play("avenue", 7, "random", ("greedy",)), ["greedy"])
     lines.append(f"Zed: {other}")
     lines.append(f"Yan: {lines[0].split(': ')[1][:-4]}")
+    lines.append(lines[3])                                     # Pupil 4 pasted twice
+    lines.append(f"Xia: {lines[5].split(': ')[1]}")           # Pupil 6's game under another name
+    lines.append(JUNK)
     c.read("\n".join(lines))
     return c, scores
 
 
 def test_thirty_pasted_codes_give_a_leaderboard_and_reasons(avenue_class):
-    """The leaderboard has the 28 good games best first with recomputed scores; the 2 others are listed with why."""
+    """The leaderboard has the 28 good games best first with recomputed scores; the others are listed with why:
+    the copies once each, the random characters as a line with no code, shortened on screen."""
     c, scores = avenue_class
     rows = re.findall(r"<tr data-rank='(\d+)'><td>\d+</td><td class='sk-name'>(.*?)</td>"
                       r"<td class='sk-score'>(.*?)</td>", c.board.value)
@@ -140,9 +149,19 @@ def test_thirty_pasted_codes_give_a_leaderboard_and_reasons(avenue_class):
     got = {name: int(s.replace("−", "-")) for _, name, s in rows}
     assert got == scores
     assert [int(s.replace("−", "-")) for _, _, s in rows] == sorted(scores.values(), reverse=True)
-    assert "28</b> games read" in c.summary.value and "2 skipped" in c.summary.value
+    assert "28</b> games read" in c.summary.value and "5 not counted" in c.summary.value
+    assert "2 copies of a game already read" in c.summary.value and "1 line with no code" in c.summary.value
+    assert "2 codes or files refused" in c.summary.value
     assert "Zed" in c.skipped.value and "another deal (AV-0000-0007)" in c.skipped.value
     assert "Yan" in c.skipped.value and "cut short" in c.skipped.value
+    items = re.findall(r"<li data-skipped='([^']*)'><b>(.*?)</b> <code[^>]*>(.*?)</code>: "
+                       r"<span class='sk-why'>(.*?)</span>", c.skipped.value)
+    assert [(kind, who) for kind, who, _, _ in items] == [
+        ("refused", "line 29 · Zed"), ("refused", "line 30 · Yan"), ("copy", "line 31 · Pupil 4"),
+        ("copy", "line 32 · Xia"), ("no code", "line 33")]
+    assert "counted once" in items[2][3] and "same game as Pupil 6&#x27;s on line 6" in items[3][3]
+    shown = html.unescape(items[4][2])
+    assert shown.endswith("…") and len(shown) <= 60 and JUNK.startswith(shown[:-1])
 
 
 def test_the_csv_download_holds_every_game(avenue_class):
@@ -152,7 +171,9 @@ def test_the_csv_download_holds_every_game(avenue_class):
     rows = list(csv.DictReader(io.StringIO(base64.b64decode(m.group(2)).decode())))
     counted = [r for r in rows if r["score"]]
     assert {r["name"]: int(r["score"]) for r in counted} == scores
-    assert sum(1 for r in rows if r["source"].startswith("skipped")) == 2
+    skipped = [r for r in rows if r["source"].startswith("skipped")]
+    assert len(skipped) == 5
+    assert skipped[-1]["code"] == JUNK and skipped[-1]["line"] == "33"     # whole, never cut with …
 
 
 def test_the_class_is_shown_beside_the_bots_and_card_by_card(avenue_class):
@@ -173,7 +194,7 @@ def test_the_class_is_shown_beside_the_bots_and_card_by_card(avenue_class):
 def test_kingdom_maps_per_roll_terrain_and_amount():
     """For Kingdom Maps the comparison is per roll: the terrain and the number of hexes."""
     c = Classroom.from_query("game=kingdom-maps&code=KM-0000-0005&bots=none", plays=1)
-    codes = [result_code(play("kingdom-maps", 5, "greedy" if i else "random", student_seed=i), []) for i in range(4)]
+    codes = [result_code(play("kingdom-maps", 5, "random" if i else "greedy", student_seed=i), []) for i in range(4)]
     c.read("\n".join(codes))
     assert len(re.findall(r"data-rank=", c.board.value)) == 4
     assert re.search(r"<td>dice [1-6] [1-6] [1-6]</td><td>\w+s × \d</td>", c.choices.value)
@@ -216,7 +237,7 @@ def test_key_harvest_class_reads_pasted_codes_and_record_files():
     record file, which shows its code) fill the leaderboard with recomputed scores."""
     c = Classroom.from_query("game=key-harvest&code=KH-0000-000B&bots=greedy", plays=1)
     assert "result code</b> shown beside Save" in c.invite.value and "record file" not in c.invite.value
-    games = [play("key-harvest", 11, "greedy" if i else "random", ("greedy",), student_seed=i) for i in range(4)]
+    games = [play("key-harvest", 11, "random" if i else "greedy", ("greedy",), student_seed=i) for i in range(4)]
     codes = [result_code(g, ["greedy"]) for g in games]
     assert any(sum(e["action"]["counters"]) > 1 for g in games for e in g.log
                if e.get("player") == 0 and e["action"]["type"] == "bid"), "bids of several counters"
@@ -255,3 +276,28 @@ def test_the_key_harvest_table_shows_a_result_code_at_the_end_beside_save():
     assert any(a["type"] == "bid" and sum(a["counters"]) > 1 for a in mine)
     got = read_result_code(code)
     assert got.state.fingerprint() == st.fingerprint() and got.score == st.scores()[0]
+
+
+def test_hiding_names_for_a_projector_leaves_no_name_on_screen_but_keeps_them_in_the_csv(avenue_class):
+    """The toggle (off by default): the leaderboard shows ranks, scores and each code's end, no name; the
+    skipped list (whose lines and reasons hold names) and the paste box are hidden; the figures never
+    name anyone; the note beside the toggle says the CSV keeps the names, and it does."""
+    c, scores = avenue_class
+    assert c.hide_names.value is False and "Pupil 1<" in c.board.value
+    assert "CSV download keeps the names" in c.privacy.children[1].value
+    try:
+        c.hide_names.value = True
+        on_screen = " ".join(w.value for w in (c.summary, c.board, c.skipped, c.plot, c.choices))
+        for name in [*scores, "Zed", "Yan", "Xia"]:
+            assert name not in on_screen, name
+        assert len(re.findall(r"data-rank=", c.board.value)) == 28 and "sk-name" not in c.board.value
+        ends = re.findall(r"<td class='sk-rcode-end'>…(.*?)</td>", c.board.value)
+        assert sorted(ends) == sorted(r.code[-12:] for r in c.gathered.results)
+        assert "5 entries not counted" in c.skipped.value and "<li" not in c.skipped.value
+        assert c.paste.layout.display == "none" and c.paste_hidden.layout.display != "none"
+        data = re.search(r"base64,([^']+)'", c.csv.value).group(1)
+        rows = list(csv.DictReader(io.StringIO(base64.b64decode(data).decode())))
+        assert {r["name"] for r in rows if r["score"]} == set(scores)
+    finally:
+        c.hide_names.value = False
+    assert "Pupil 1<" in c.board.value and "Zed" in c.skipped.value and c.paste.layout.display != "none"

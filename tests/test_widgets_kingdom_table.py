@@ -451,7 +451,7 @@ def test_a_three_player_game_is_one_choice_and_new_game_away(rec):
     t.new_button.click()
     assert t.state.players == ["You", "Greedy bot", "Random bot"]
     assert t.opponents.widget.layout.display != "none" and t.opponents.players == [1, 2]
-    assert t.state.sheets[ME].uses[1:] == [2] * 6       # 2 uses each with 3 players (kingdom_maps.md §Setup)
+    assert t.state.sheets[ME].uses[1:] == [2] * 6       # 2 uses each with 3 players (docs/kingdom_maps.md §Setup)
 
 
 def saved_record(t: KingdomTable) -> dict[str, Any]:

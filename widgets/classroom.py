@@ -24,6 +24,9 @@ from sheetkit.widgets.table_base import button, html_widget, row
 
 from sheetkit.analysis.class_review import STEP_NAME, BotGame, best_bot, bot_games, choice_rows, todays_deal
 from sheetkit.analysis.results import (
+    COPY,
+    NO_CODE,
+    REFUSED,
     ClassDeal,
     Gathered,
     Unpackable,
@@ -31,6 +34,7 @@ from sheetkit.analysis.results import (
     leaderboard,
     result_code,
     results_csv,
+    shorten,
 )
 from sheetkit.core.chance import fresh_seed
 from sheetkit.core.codes import make_code, parse_code
@@ -38,6 +42,8 @@ from sheetkit.core.errors import RecordError
 from sheetkit.core.registry import GameSpec, all_games
 
 TODAY, FRESH, TYPED = "today's deal", "a fresh deal", "this code:"
+SKIPPED_SHOWN = 100   # skipped entries listed on screen; the rest are counted there, and all are in the CSV
+SKIPPED_CHARS = 60    # a skipped entry's text on screen (the CSV has it whole)
 # The dashboards' own default opponents (the tables' DEFAULT_BOTS): a student who types the class's
 # code into a table opened without the link plays these, so the class starts with the same.
 DEFAULT_OPPONENTS = {"avenue": ("greedy",), "kingdom-maps": (), "key-harvest": ("greedy", "greedy")}
@@ -53,7 +59,7 @@ CSS = f"""<style>
   font-weight: bold; letter-spacing: 1px; user-select: all; }}
 .sk-class .sk-class-invite .widget-html-content, .sk-class .sk-class-summary .widget-html-content,
 .sk-class .sk-leaderboard .widget-html-content, .sk-class .sk-skipped .widget-html-content,
-.sk-class .sk-class-choices .widget-html-content {{ line-height: 1.45; }}
+.sk-class .sk-class-choices .widget-html-content, .sk-class .sk-class-csv .widget-html-content {{ line-height: 1.45; }}
 .sk-class .sk-class-paste textarea {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 13px; }}
 .sk-class .sk-class-summary {{ font-size: 15px; }}
 .sk-class .sk-class-summary .sk-error {{ color: {theme.OKABE_ITO['vermillion']}; font-weight: bold; }}
@@ -64,8 +70,12 @@ CSS = f"""<style>
 .sk-class td.sk-name, .sk-class th {{ white-space: nowrap; }}
 .sk-class td.sk-rcode {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 11px; color: {theme.PRINT};
   max-width: 260px; overflow: hidden; text-overflow: ellipsis; white-space: nowrap; }}
+.sk-class td.sk-rcode-end {{ font-family: 'DejaVu Sans Mono', monospace; font-size: 12px; }}
 .sk-class .sk-tablewrap {{ max-width: 100%; overflow-x: auto; }}
-.sk-class .sk-skipped li {{ font-size: 13px; }}
+.sk-class .widget-html, .sk-class .widget-html-content {{ min-width: 0; max-width: 100%; }}
+.sk-class .sk-skipped li {{ font-size: 13px; overflow-wrap: anywhere; }}
+.sk-class .sk-class-privacy {{ font-size: 14px; align-items: baseline; }}
+.sk-class .sk-class-privacy .widget-html-content {{ line-height: 1.4; }}
 .sk-class .sk-skipped .sk-why {{ color: {theme.OKABE_ITO['vermillion']}; }}
 .sk-class img.sk-class-plot {{ max-width: 100%; height: auto; }}
 .sk-class a {{ color: {theme.OKABE_ITO['blue']}; text-decoration: underline; }}
@@ -120,7 +130,7 @@ class Classroom(W.VBox):
         self.invite = html_widget("sk-class-invite")
         self.paste = W.Textarea(placeholder="Paste the students' result codes here — one per line, or a whole "
                                 "chat; 'Name: code' names a line.\nAV-0000-001A.R1G.3KD9Q-…",
-                                layout=W.Layout(width="100%", height="140px"))
+                                layout=W.Layout(width="100%", height="140px", margin="2px 0px"))
         self.paste.add_class("sk-class-paste")
         self.files = W.FileUpload(accept=".json,application/json", multiple=True, description="Record files",
                                   tooltip="Saved game records (.json), many at once", layout=W.Layout(width="150px"))
@@ -128,6 +138,20 @@ class Classroom(W.VBox):
         self.read_button = button("Read the results", "sk-class-read", "check", "Replay every code and file",
                                   "success")
         self.clear_button = button("Clear", "sk-class-clear", "eraser", "Forget the pasted codes and files")
+        self.hide_names = W.Checkbox(value=False, description="Hide names (to project the results)", indent=False,
+                                     layout=W.Layout(width="auto", flex="0 0 auto"))
+        self.hide_names.add_class("sk-class-hide-names")
+        note = html_widget("sk-class-privacy-note", "<span class='sk-small'>ranks and scores only, on the table, "
+                           "the figures and the lists (students find their row by the end of their code). "
+                           "<b>The CSV download keeps the names.</b></span>")
+        note.layout = W.Layout(flex="1 1 320px")
+        self.privacy = W.HBox([self.hide_names, note])
+        self.privacy.add_class("sk-class-privacy")
+        self.privacy.add_class("sk-row")
+        self.paste_hidden = html_widget("sk-class-paste-hidden",
+                                        "<span class='sk-small'>(The paste box is hidden while names are hidden: "
+                                        "it holds them.)</span>")
+        self.paste_hidden.layout.display = "none"
         self.summary = html_widget("sk-class-summary")
         self.board = html_widget("sk-leaderboard")
         self.skipped = html_widget("sk-skipped")
@@ -142,6 +166,7 @@ class Classroom(W.VBox):
         self.start_button.on_click(self._on_start)
         self.read_button.on_click(self._on_read)
         self.clear_button.on_click(self._on_clear)
+        self.hide_names.observe(self._on_hide_names, names="value")
         self.children = (
             W.HTML(CSS),
             W.HTML("<h3>1 · The class's deal</h3>"),
@@ -151,8 +176,9 @@ class Classroom(W.VBox):
             W.HTML("<h3>2 · The students' results</h3><div class='sk-small'>At the end of a game each table "
                    "shows a <b>result code</b> beside Save. Paste them all here (or add the saved record "
                    "files): every game is replayed and its score worked out again from its moves.</div>"),
-            self.paste,
+            self.paste, self.paste_hidden,
             row(self.read_button, self.files, self.clear_button),
+            self.privacy,
             self.summary, self.board, self.skipped, self.csv,
             W.HTML("<h3>3 · The class beside the bots</h3>"),
             self.plot, self.choices,
@@ -290,6 +316,13 @@ class Classroom(W.VBox):
     def _on_read(self, _: Any = None) -> None:
         self._read()
 
+    def _on_hide_names(self, _: Any = None) -> None:
+        hidden = self.hide_names.value
+        self.paste.layout.display = "none" if hidden else None
+        self.paste_hidden.layout.display = None if hidden else "none"
+        if self.gathered.results or self.gathered.skipped:
+            self._show_results()
+
     def _uploaded(self) -> list[tuple[str, bytes]]:
         out = []
         for f in self.files.value or ():
@@ -318,15 +351,14 @@ class Classroom(W.VBox):
     def _show_results(self) -> None:
         g = self.gathered
         n, k = len(g.results), len(g.skipped)
-        if not n and not k:
+        anonymous = self.hide_names.value
+        if not n and not g.count(COPY) and not g.count(REFUSED):
             self.summary.value = "<span class='sk-error'>No result code found — paste codes like " \
                                  f"{html.escape(self.deal.deal if self.deal else '')}.R1…</span>"
         else:
-            self.summary.value = (f"<b>{n}</b> game{'s' if n != 1 else ''} read"
-                                  + (f", <span class='sk-error'>{k} skipped</span> (below, with the reason)" if k
-                                     else "") + ".")
-        self.board.value = leaderboard_html(g)
-        self.skipped.value = skipped_html(g)
+            self.summary.value = summary_html(g)
+        self.board.value = leaderboard_html(g, anonymous)
+        self.skipped.value = skipped_html(g, anonymous)
         self.csv.value = csv_link(g, self.deal.deal if self.deal else "class") if (n or k) else ""
         bots = self.bot_games()
         self.plot.value = scores_plot_html([r.score for r in g.results], bots) if n else ""
@@ -343,32 +375,77 @@ class Classroom(W.VBox):
 
 
 # ----- the parts, as HTML ---------------------------------------------------------------------------
-def leaderboard_html(g: Gathered) -> str:
-    """The leaderboard table: rank, name, score, placing at the table, result code."""
+def summary_html(g: Gathered) -> str:
+    """'5 games read; 4 not counted (below, with the reason): 2 copies …, 1 line with no code, 1 refused.'"""
+    n = len(g.results)
+    text = f"<b>{n}</b> game{'s' if n != 1 else ''} read"
+    if g.skipped:
+        parts = [_count(g.count(COPY), "copy of a game already read", "copies of a game already read"),
+                 _count(g.count(NO_CODE), "line with no code", "lines with no code"),
+                 _count(g.count(REFUSED), "code or file refused", "codes or files refused")]
+        text += (f"; <span class='sk-error'>{len(g.skipped)} not counted</span> (below, with the reason): "
+                 + ", ".join(p for p in parts if p))
+    return text + "."
+
+
+def _count(n: int, one: str, many: str) -> str:
+    return "" if not n else f"1 {one}" if n == 1 else f"{n:,} {many}"
+
+
+def leaderboard_html(g: Gathered, anonymous: bool = False) -> str:
+    """The leaderboard table: rank, name, score, placing at the table, result code.
+
+    ``anonymous`` (for projecting): no names; each row shows the end of its result code instead, by which
+    a student finds their own row.
+    """
     rows = leaderboard(g.results)
     if not rows:
         return ""
     solo = all(r["bots"] == "solo" for r in rows)
-    head = "<tr><th>#</th><th>name</th><th>score</th>" + ("" if solo else "<th>place</th>") + \
-        "<th>result code</th></tr>"
+    head = ("<tr><th>#</th>" + ("" if anonymous else "<th>name</th>") + "<th>score</th>"
+            + ("" if solo else "<th>place</th>")
+            + ("<th>result code ends</th>" if anonymous else "<th>result code</th>") + "</tr>")
     body = []
     for r in rows:
         place = "" if solo else f"<td>{_ordinal(r['placing'])}</td>"
-        body.append(f"<tr data-rank='{r['rank']}'><td>{r['rank']}</td><td class='sk-name'>{html.escape(r['name'])}"
-                    f"</td><td class='sk-score'>{_signed(r['score'])}</td>{place}"
-                    f"<td class='sk-rcode' title='{html.escape(r['code'])}'>"
-                    f"{html.escape(r['code']) if r['code'] else '<i>record file</i>'}</td></tr>")
+        name = "" if anonymous else f"<td class='sk-name'>{html.escape(r['name'])}</td>"
+        if anonymous:
+            code = f"<td class='sk-rcode-end'>{html.escape(_code_end(r['code']))}</td>"
+        else:
+            code = (f"<td class='sk-rcode' title='{html.escape(r['code'])}'>"
+                    f"{html.escape(r['code']) if r['code'] else '<i>record file</i>'}</td>")
+        body.append(f"<tr data-rank='{r['rank']}'><td>{r['rank']}</td>{name}"
+                    f"<td class='sk-score'>{_signed(r['score'])}</td>{place}{code}</tr>")
     return f"<div class='sk-tablewrap'><table class='sk-board'>{head}{''.join(body)}</table></div>"
 
 
-def skipped_html(g: Gathered) -> str:
-    """The entries not counted, each with its one-line reason."""
+def _code_end(code: str) -> str:
+    """The end of a result code (its last group and check): what tells one student's row from another's."""
+    return "…" + code[-12:] if len(code) > 12 else code or "record file"
+
+
+def skipped_html(g: Gathered, anonymous: bool = False) -> str:
+    """Every entry not counted, with its line in the paste and its one-line reason.
+
+    A long text is shortened here (the CSV has it whole); past ``SKIPPED_SHOWN`` entries the rest are
+    counted. ``anonymous``: only how many, since names stand in the lines and the reasons.
+    """
     if not g.skipped:
         return ""
-    items = "".join(f"<li data-skipped><b>{html.escape(s.name or 'no name')}</b> "
-                    f"<code>{html.escape(s.text)}</code>: <span class='sk-why'>{html.escape(s.reason)}</span></li>"
-                    for s in g.skipped)
-    return f"<div class='sk-small'>Not counted:</div><ul>{items}</ul>"
+    if anonymous:
+        return (f"<div class='sk-small'>{len(g.skipped):,} entr{'y' if len(g.skipped) == 1 else 'ies'} not counted: "
+                "the list is hidden with the names (the CSV has it).</div>")
+    items = []
+    for s in g.skipped[:SKIPPED_SHOWN]:
+        where = f"line {s.line}" if s.line else ""
+        who = " · ".join(html.escape(x) for x in (where, s.name) if x) or "no name"
+        items.append(f"<li data-skipped='{html.escape(s.kind)}'><b>{who}</b> "
+                     f"<code title='{len(s.text):,} characters'>{html.escape(shorten(s.text, SKIPPED_CHARS))}"
+                     f"</code>: <span class='sk-why'>{html.escape(s.reason)}</span></li>")
+    more = len(g.skipped) - SKIPPED_SHOWN
+    if more > 0:
+        items.append(f"<li data-skipped-more>… and {more:,} more not counted (each one, whole, is in the CSV)</li>")
+    return f"<div class='sk-small'>Not counted:</div><ul>{''.join(items)}</ul>"
 
 
 def csv_link(g: Gathered, stem: str) -> str:
@@ -376,7 +453,8 @@ def csv_link(g: Gathered, stem: str) -> str:
     data = base64.b64encode(results_csv(g.results, g.skipped).encode("utf-8")).decode("ascii")
     name = f"class-{stem}.csv"
     return (f"<a class='sk-download' download='{html.escape(name)}' href='data:text/csv;base64,{data}'>"
-            f"⬇ {html.escape(name)}</a> <span class='sk-small'>(the leaderboard for a spreadsheet)</span>")
+            f"⬇ {html.escape(name)}</a> <span class='sk-small'>(the leaderboard for a spreadsheet, with the "
+            "names, and every entry not counted, whole)</span>")
 
 
 def scores_plot_html(class_scores: Sequence[int], bots: Sequence[BotGame]) -> str:

@@ -2,7 +2,9 @@
 deals, watch both score distributions and the paired difference (with its 95 % CI) fill in.
 
 Everything about the rules comes from ``sheetkit.analysis`` — the knobs (``analysis.knobs``), the games and
-the statistics (``analysis.whatif``, ``analysis.montecarlo``); this module only lays out controls and draws.
+the statistics (``analysis.whatif``, ``analysis.montecarlo``); every word about a game — its first question,
+how to read the answer, the questions to try — comes from the game's own ``WhatIfSpec`` through
+``analysis.whatif.guide``. This module only lays out controls and draws.
 Runs go on a background thread in batches, so the page stays live and Stop answers within a batch.
 """
 
@@ -11,6 +13,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import re
 import threading
 import time
 from typing import Any
@@ -18,9 +21,9 @@ from typing import Any
 import ipywidgets as W
 from sheetkit.widgets import theme
 
-from sheetkit.analysis.knobs import EXAMPLES, Knob, describe_changes, knob_values, knobs, params_from_knobs
+from sheetkit.analysis.knobs import Knob, describe_changes, example, knob_values, knobs, params_from_knobs
 from sheetkit.analysis.montecarlo import Results, _cores, resolve_variant
-from sheetkit.analysis.whatif import NEW, OLD, WhatIfRun, seconds_per_game, whatif_table
+from sheetkit.analysis.whatif import NEW, OLD, Guide, WhatIfRun, guide, seconds_per_game, whatif_table
 from sheetkit.core.errors import SheetkitError
 from sheetkit.core.registry import all_games, get_game
 
@@ -28,7 +31,6 @@ OLD_COLOUR = theme.OKABE_ITO["sky"]
 NEW_COLOUR = theme.OKABE_ITO["vermillion"]
 DIFF_COLOUR = theme.OKABE_ITO["blue"]
 GAME_SIZES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
-DEFAULT_GAMES = {"avenue": 1000, "kingdom-maps": 1000, "key-harvest": 200}
 PLOT_EVERY = 1.0  # least seconds between redraws of the figure while a run is going
 
 CSS = f"""<style>
@@ -48,7 +50,47 @@ CSS = f"""<style>
 .sk-whatif table.sk-wtable th {{ color: {theme.PRINT}; font-weight: normal; }}
 .sk-whatif table.sk-wtable tr.sk-diff td {{ font-weight: bold; }}
 .sk-whatif .widget-html-content {{ line-height: 1.4; }}
+.sk-whatif .sk-runrow {{ flex-wrap: wrap; align-items: center; row-gap: 4px; }}
+.sk-whatif .sk-panel.widget-hbox, .sk-whatif .sk-panel > .widget-hbox {{ flex-wrap: wrap; row-gap: 4px; }}
+.sk-whatif .sk-panel .widget-inline-hbox, .sk-whatif .sk-panel > .widget-hbox > .widget-vbox {{ max-width: 100%; }}
+.sk-whatif .sk-runrow .widget-html-content {{ white-space: nowrap; }}
+.sk-whatif .widget-html, .sk-whatif .widget-html-content {{ min-width: 0; max-width: 100%; }}
+.sk-whatif .sk-results .widget-html-content {{ overflow-x: auto; }}
+.sk-whatif .sk-question {{ font-size: 15px; }}
+.sk-whatif .sk-question-row {{ align-items: center; gap: 8px; flex-wrap: wrap; }}
+.sk-whatif .sk-guide {{ font-size: 15px; max-width: 60em; }}
+.sk-whatif .sk-guide h3 {{ margin: 12px 0 4px 0; }}
+.sk-whatif .sk-guide li {{ margin: 4px 0; }}
+.sk-whatif .sk-guide summary {{ cursor: pointer; color: {theme.OKABE_ITO['blue']}; }}
+.sk-whatif .sk-guide .widget-html-content, .sk-whatif .sk-question .widget-html-content {{ line-height: 1.5; }}
 </style>"""
+
+
+def marked(text: str) -> str:
+    """A game's plain words as HTML: escaped, with **bold**, *italic* and `code` turned into their styles."""
+    out = html.escape(text, quote=False)
+    out = re.sub(r"`([^`]+)`", r"<code>\1</code>", out)
+    out = re.sub(r"\*\*(.+?)\*\*", r"<b>\1</b>", out)
+    return re.sub(r"(?<![\w*])\*(?!\s)(.+?)(?<!\s)\*(?![\w*])", r"<i>\1</i>", out)
+
+
+def question_html(g: Guide, state: str = "ask", games: int | None = None) -> str:
+    """The first question: to ask ("ask"), being asked ("asking"), or answered by the table below ("answered")."""
+    q = f"<i>{marked(g.question)}</i>"
+    if state == "answered":
+        return f"<b>Answered below:</b> {q} ({games or g.deals:,} deals, played in this kernel)"
+    if state == "asking":
+        return f"<b>Asking:</b> {q} ({g.deals:,} deals, played in this kernel)…"
+    return f"<b>A first question:</b> {q} ({g.deals:,} deals) — press <b>Ask it</b>, or move the knobs yourself."
+
+
+def guide_html(g: Guide) -> str:
+    """'Reading the answer' and 'Try it' for one game, from its own words."""
+    reading = "".join(f"<li>{marked(r)}</li>" for r in g.reading)
+    tries = "".join(f"<li>{marked(t.question)}<details><summary>Answer</summary>{marked(t.answer)}</details></li>"
+                    for t in g.tries)
+    return (f"<h3>Reading the answer</h3><ul>{reading}</ul><h3>Try it</h3><ol>{tries}</ol>"
+            f"<p>The first question from a terminal: <code>{html.escape(g.command)}</code></p>")
 
 
 class _Default:
@@ -160,14 +202,15 @@ class WhatIf(W.VBox):
     """The explorer. ``WhatIf(game="avenue")``; the notebook shows it; tests drive its widgets."""
 
     def __init__(self, game: str = "avenue", bot: str = "greedy", n: int | None = None, seed: int = 0,
-                 workers: int | None = None, players: int = 1, live: bool = True) -> None:
+                 workers: int | None = None, players: int | None = None, live: bool = True) -> None:
         super().__init__()
         self.add_class("sk-whatif")
         games = [s for s in all_games() if knobs(s.name)]
         self.game_box = W.Dropdown(options=[(s.title, s.name) for s in games], value=get_game(game).name,
                                    description="game")
         self.bot_box = W.Dropdown(description="bot")
-        self.players_box = W.BoundedIntText(value=players, min=1, max=4, description="players",
+        self._players = players   # None: the game's own (its WhatIfSpec)
+        self.players_box = W.BoundedIntText(value=players or 1, min=1, max=4, description="players",
                                             layout=W.Layout(width="150px"))
         self.games_box = W.SelectionSlider(options=GAME_SIZES, value=1000, description="deals",
                                            continuous_update=False)
@@ -196,10 +239,19 @@ class WhatIf(W.VBox):
         self.status.add_class("sk-wstatus")
         self.table = W.HTML()
         self.table.add_class("sk-results")
-        self.plot = W.Image(format="png", layout=W.Layout(width="1008px"))
+        self.plot = W.Image(format="png", layout=W.Layout(width="1008px", margin="2px 0px"))  # no side margins: fits
         self.plot.add_class("sk-plot")
         self.credit = W.HTML()
         self.credit.add_class("sk-credit")
+        self.question = W.HTML()
+        self.question.add_class("sk-question")
+        self.ask_button = W.Button(description="Ask it", icon="question", layout=W.Layout(width="auto", flex="none"),
+                                   tooltip="Set the new rules to this question and run it")
+        self.ask_button.add_class("sk-ask")
+        self.guide = W.HTML()
+        self.guide.add_class("sk-guide")
+        self._asking = False      # the run about to start is the game's first question
+        self._answering = False   # the run in play (or last finished) is the first question's
 
         self.run: WhatIfRun | None = None
         self.results: Results | None = None
@@ -218,6 +270,7 @@ class WhatIf(W.VBox):
         self.reset_button.on_click(lambda _: self._guard(self._on_base))
         self.run_button.on_click(lambda _: self._guard(self.start))
         self.stop_button.on_click(lambda _: self._guard(self.stop))
+        self.ask_button.on_click(lambda _: self._guard(lambda: self.example(wait=False)))
         for w in (self.bot_box, self.players_box, self.games_box):
             w.observe(lambda _: self._guard(self._estimate), "value")
 
@@ -228,10 +281,12 @@ class WhatIf(W.VBox):
         setup = W.VBox([W.HBox([self.game_box, self.bot_box, self.players_box]),
                         W.HBox([self.games_box, self.seed_box, self.workers_box])])
         setup.add_class("sk-panel")
-        self.children = (W.HTML(CSS), self.credit, setup, rules,
-                         W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text,
-                                 self.live_box]),
-                         self.status, self.table, self.plot)
+        ask = W.HBox([self.question, self.ask_button])
+        ask.add_class("sk-question-row")
+        runrow = W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text, self.live_box])
+        runrow.add_class("sk-runrow")
+        self.children = (W.HTML(CSS), self.credit, setup, rules, ask, runrow,
+                         self.status, self.table, self.plot, self.guide)
         self._on_game(bot=bot, n=n)
 
     # ------------------------------------------------------------------------------ helpers
@@ -283,11 +338,18 @@ class WhatIf(W.VBox):
             self.bot_box.value = bot if bot in names else ("greedy" if "greedy" in names else names[0])
             self.players_box.max = min(spec.max_players, 4)
             self.players_box.min = spec.min_players
+            wanted = self._players or spec.whatif.players
+            self.players_box.value = max(spec.min_players, min(wanted, self.players_box.max))
             self.base_box.options = list(spec.presets)
             self.base_box.value = "standard" if "standard" in spec.presets else next(iter(spec.presets))
-            size = n if n is not None else DEFAULT_GAMES.get(spec.name, 200)
+            size = n if n is not None else spec.whatif.deals
             self.games_box.value = min(GAME_SIZES, key=lambda s: abs(s - size))
-            self.credit.value = html.escape(spec.credits)
+            self.credit.value = html.escape(f"{spec.credits} The bots and the rule variants here are sheetkit's "
+                                            "own, not the designers'.")
+            self._guide = guide(spec.name)
+            self._asking = self._answering = False
+            self.question.value = question_html(self._guide)
+            self.guide.value = guide_html(self._guide)
         finally:
             self._building = False
         self._on_base()
@@ -386,8 +448,16 @@ class WhatIf(W.VBox):
         return out
 
     def example(self, wait: bool = True) -> dict[str, Any] | None:
-        """Run the game's first example (``analysis.knobs.EXAMPLES``) in this kernel: a quick start for a page."""
-        changes, n = EXAMPLES.get(self.spec.name, ({}, 100))
+        """Ask the game's first question (its ``WhatIfSpec``) of the old rules, in this kernel: a page's quick start."""
+        changes, n = example(self.spec.name)
+        if self.run is not None and self.run.running:
+            return None
+        self._scripting = True    # every knob back to the old rules first: the question changes only its own
+        try:
+            self._on_base()
+        finally:
+            self._scripting = False
+        self._asking = True
         return self.try_rules(n=n, workers=1, wait=wait, **changes)
 
     # ------------------------------------------------------------------------------ scripting
@@ -440,6 +510,8 @@ class WhatIf(W.VBox):
             self._say("New rules = old rules: nothing to compare. Move a knob under “New rules” first, "
                       "then press Run.", error=True)
             return
+        self._answering, self._asking = self._asking, False
+        self.question.value = question_html(self._guide, "asking" if self._answering else "ask")
         self._old_name = self.base_box.value
         self._new_name = "; ".join(changed)
         self.results, self.summary = None, None
@@ -496,6 +568,8 @@ class WhatIf(W.VBox):
         if res is None:
             return
         self._update(res, final=True)
+        if self._answering:
+            self.question.value = question_html(self._guide, "answered", res.games)
         rate = res.games * 2 / max(res.seconds, 1e-9)
         if res.stopped:
             self._say(f"Stopped after {res.games:,} of {res.requested:,} deals ({res.seconds:.1f} s). "

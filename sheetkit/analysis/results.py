@@ -322,13 +322,20 @@ class Result:
         return int(placings()[0]) if callable(placings) else 1 + sum(s > scores[0] for s in scores)
 
 
+# Why an entry did not count: it could not be read or was refused, it repeats a game already counted,
+# or it is a line of the paste holding no result code at all.
+REFUSED, COPY, NO_CODE = "refused", "copy", "no code"
+
+
 @dataclass(frozen=True)
 class Skipped:
-    """An entry that was not read, and why (one line)."""
+    """An entry that did not count, and why (one line). ``text`` is what was read, whole: screens shorten it."""
 
     name: str
     text: str
     reason: str
+    line: int = 0         # its line in the paste (0: a record file, or the paste as a whole)
+    kind: str = REFUSED   # REFUSED, COPY or NO_CODE
 
 
 @dataclass(frozen=True)
@@ -344,7 +351,8 @@ class ClassDeal:
         return _spec_for(parse_code(self.deal).prefix)
 
 
-def _shorten(text: str, n: int = 40) -> str:
+def shorten(text: str, n: int = 40) -> str:
+    """Text for one line: whitespace runs as one space, cut with an ellipsis after ``n`` characters."""
     text = " ".join(str(text).split())
     return text if len(text) <= n else text[: n - 1] + "…"
 
@@ -365,9 +373,9 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     try:
         gc = parse_code(parts[0])
     except RecordError:
-        raise RecordError(f"{_shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1") from None
+        raise RecordError(f"{shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1") from None
     if not any(g.code_prefix.upper() == gc.prefix for g in all_games()):
-        raise RecordError(f"{_shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1")
+        raise RecordError(f"{shorten(raw)!r} is not a result code — it starts like AV-0000-001A.R1")
     if len(parts) == 1:
         raise RecordError("a deal code without moves — a result code goes on with .R1… (copy it from the end "
                           "of the game)")
@@ -416,7 +424,7 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     try:
         state = _drive(spec, gc, kinds, lambda now: codec.decode(now, 0, read))
     except (IllegalAction, KeyError, ValueError, IndexError, StopIteration) as e:
-        raise RecordError(f"could not be replayed ({_shorten(str(e), 80)})") from None
+        raise RecordError(f"could not be replayed ({shorten(str(e), 80)})") from None
     if value:
         raise RecordError("damaged — it holds more moves than the game has")
     if _game_check(state) != game:
@@ -445,7 +453,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     for who in state.players[1:]:
         kind = next((k for k in spec.bots if who in bot_names([k] * 4)), None)
         if kind is None:
-            raise RecordError(f"{_shorten(who, 30)!r} is not a sheetkit bot — class games are played "
+            raise RecordError(f"{shorten(who, 30)!r} is not a sheetkit bot — class games are played "
                               "solo or against bots")
         kinds.append(kind)
     who = state.players[0] if state.players[0] not in ("You", "") else name
@@ -484,28 +492,54 @@ _FIND = re.compile(r"[A-Za-z]{2}-[0-9A-Za-z]{4}-?[0-9A-Za-z]{4}(?:-[A-Za-z][A-Za
 _NAME_CUT = re.compile(r"[:\]\)>|]")
 
 
-def find_codes(text: str) -> list[tuple[str, str]]:
-    """(name, code text) for every result code in a paste: one per line or in mixed text.
+@dataclass(frozen=True)
+class PastedLine:
+    """One non-blank line of a paste, or one result code in it: ``code`` is None when the line holds none."""
+
+    line: int             # 1-based line number in the paste
+    name: str
+    code: str | None
+    text: str             # the whole line
+
+
+def _game_prefixes() -> set[str]:
+    return {g.code_prefix.upper() for g in all_games()}
+
+
+def read_paste(text: str) -> list[PastedLine]:
+    """Every non-blank line of a paste: one entry per result code found in it, or one with ``code=None``.
 
     A name is what stands right before the code followed by a colon ('Anna: AV-…'); a line holding
-    only a code written with spaces ('av 0000 001a.r1 3kd9q …') is read whole.
+    only a code written with spaces ('av 0000 001a.r1 3kd9q …') is read whole. Only codes that start
+    with a game's prefix count as found, so a line of random characters is one line with no code,
+    not a handful of 'codes' cut out of it.
     """
-    found: list[tuple[str, str]] = []
-    for line in text.splitlines():
-        hits = list(_FIND.finditer(line))
+    prefixes = _game_prefixes()
+    found: list[PastedLine] = []
+    for number, line in enumerate(text.splitlines(), start=1):
+        if not line.strip():
+            continue
+        hits = [h for h in _FIND.finditer(line) if h.group(0)[:2].upper() in prefixes]
         if not hits:
             body = line.split(":", 1)[1] if ":" in line else line
             if re.search(r"\.\s*[Rr]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
-                hits_text = [(line.split(":", 1)[0] if ":" in line else "", body)]
-                found += [(_shorten(n, 40).strip(), b.strip()) for n, b in hits_text]
+                name = line.split(":", 1)[0] if ":" in line else ""
+                found.append(PastedLine(number, shorten(name, 40).strip(), body.strip(), line))
+            else:
+                found.append(PastedLine(number, "", None, line))
             continue
         for h in hits:
             before = line[: h.start()].rstrip()
             name = ""
             if before.endswith(":"):
                 name = _NAME_CUT.split(before[:-1])[-1].strip()
-            found.append((_shorten(name, 40), h.group(0).rstrip(".-")))
+            found.append(PastedLine(number, shorten(name, 40), h.group(0).rstrip(".-"), line))
     return found
+
+
+def find_codes(text: str) -> list[tuple[str, str]]:
+    """(name, code text) for every result code in a paste: one per line or in mixed text (``read_paste``)."""
+    return [(p.name, p.code) for p in read_paste(text) if p.code is not None]
 
 
 @dataclass
@@ -515,24 +549,52 @@ class Gathered:
     results: list[Result] = field(default_factory=list)
     skipped: list[Skipped] = field(default_factory=list)
 
+    def count(self, kind: str) -> int:
+        """How many entries were skipped for this reason (REFUSED, COPY or NO_CODE)."""
+        return sum(1 for s in self.skipped if s.kind == kind)
+
+
+def _no_code_reason(expect: ClassDeal | None) -> str:
+    example = f"{expect.deal}.R1…" if expect is not None else "AV-0000-001A.R1…"
+    return f"no result code on this line (a result code starts like {example})"
+
+
+def _copy_reason(name: str, first: Result, first_line: int) -> str:
+    """Why a game already counted is skipped: pasted twice, or the same game under another name."""
+    where = f" on line {first_line}" if first_line else f" ({first.source})" if first.source != "code" else ""
+    if name and name.casefold() == first.name.casefold():
+        return f"{name}'s game again — the same code{where}, counted once"
+    return f"the same game as {first.name}'s{where} (same moves, same code) — counted once"
+
 
 def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: ClassDeal | None = None) -> Gathered:
     """Read every result code in ``text`` and every (filename, bytes) record file; nothing is lost to one bad entry.
 
-    Students without a name are numbered ('student 1', …) in the order they came.
+    Every entry ends up either counted or skipped with its reason: a line holding no code, a code that
+    cannot count, a game already counted (the same code pasted twice, or under two names: one game
+    counts once). Students without a name are numbered ('student 1', …) in the order they came.
     """
     out = Gathered()
     if len(text) > MAX_PASTE_CHARS:
-        out.skipped.append(Skipped("paste", _shorten(text), f"the paste is too long ({len(text):,} characters; "
+        out.skipped.append(Skipped("paste", text, f"the paste is too long ({len(text):,} characters; "
                                    f"at most {MAX_PASTE_CHARS:,}) — paste fewer codes at a time"))
         text = ""
-    entries: list[tuple[str, str, Any]] = [(n, c, None) for n, c in find_codes(text)]
-    entries += [(fname, "", data) for fname, data in files]
-    if len(entries) > MAX_ENTRIES:
-        out.skipped.append(Skipped("paste", f"{len(entries)} entries", f"only the first {MAX_ENTRIES} are read"))
-        entries = entries[:MAX_ENTRIES]
-    unnamed = 0
-    for name, code, data in entries:
+    # (name, code text or the whole line, record file bytes, line, whether a code was found), in paste order
+    entries: list[tuple[str, str, bytes | None, int, bool]] = [
+        (p.name, p.code if p.code is not None else p.text, None, p.line, p.code is not None) for p in read_paste(text)]
+    entries += [(fname, "", data, 0, True) for fname, data in files]
+    seen: dict[str, tuple[Result, int]] = {}
+    unnamed = read = 0
+    for name, code, data, line, is_code in entries:
+        if not is_code:   # a line without a code is listed in its place, never silently dropped
+            out.skipped.append(Skipped("", code, _no_code_reason(expect), line, NO_CODE))
+            continue
+        shown = "record file" if data is not None else code
+        read += 1
+        if read > MAX_ENTRIES:
+            out.skipped.append(Skipped(name, shown, f"not read: at most {MAX_ENTRIES} codes and files are read "
+                                       "in one go — read the rest separately", line))
+            continue
         try:
             if data is None:
                 r = read_result_code(code, expect, name)
@@ -541,15 +603,20 @@ def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: Clas
                 r = Result(r.name or name, r.code, r.deal, r.bots, r.state, source=name)
         except SheetkitError as e:
             reason = e.reason if isinstance(e, RecordError) else str(e)
-            out.skipped.append(Skipped(name, "record file" if data is not None else _shorten(code), reason))
+            out.skipped.append(Skipped(name, shown, reason, line))
             continue
         except Exception as e:  # a hostile file must cost only itself, never the rest of the class
-            out.skipped.append(Skipped(name, "record file" if data is not None else _shorten(code),
-                                       f"cannot be read ({type(e).__name__})"))
+            out.skipped.append(Skipped(name, shown, f"cannot be read ({type(e).__name__})", line))
+            continue
+        key = r.code or r.state.fingerprint()
+        if key in seen:
+            first, first_line = seen[key]
+            out.skipped.append(Skipped(r.name, shown, _copy_reason(r.name, first, first_line), line, COPY))
             continue
         if not r.name:
             unnamed += 1
             r = Result(f"student {unnamed}", r.code, r.deal, r.bots, r.state, r.source)
+        seen[key] = (r, line)
         out.results.append(r)
     return out
 
@@ -565,11 +632,12 @@ def leaderboard(results: Sequence[Result]) -> list[dict[str, Any]]:
     return rows
 
 
-CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source")
+CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source", "line")
 
 
 def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> str:
-    """The leaderboard as CSV (skipped entries after it, score empty, with their reason in 'source')."""
+    """The leaderboard as CSV, names kept; then every skipped entry (score empty), its text whole, its reason
+    in 'source' and its line in the paste."""
     buf = io.StringIO()
     w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
     w.writeheader()
@@ -577,7 +645,8 @@ def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> s
         w.writerow({k: _cell(v) for k, v in row.items()})
     for s in skipped:
         w.writerow({"rank": "", "name": _cell(s.name), "score": "", "placing": "", "deal": "", "bots": "",
-                    "code": _cell(s.text), "source": _cell(f"skipped: {s.reason}")})
+                    "code": _cell(s.text), "source": _cell(f"skipped: {s.reason}"),
+                    "line": s.line or ""})
     return buf.getvalue()
 
 

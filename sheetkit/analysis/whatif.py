@@ -5,7 +5,9 @@ reporting as batches of games finish.
 ``on_update(results)`` whenever more leading deals are done and ``on_done(results, error)`` at the end;
 ``stop()`` ends it between batches (the result then holds the first deals only, ``stopped=True``).
 ``whatif_table(results)`` is the summary a dashboard shows: each rule set's mean with its CI, and the
-paired difference (common random numbers) beside the unpaired one.
+paired difference (common random numbers) beside the unpaired one. ``guide(game)`` is what the page says
+around it — the game's first question, how to read the answer, questions to try — every game-specific word
+from the game's own ``WhatIfSpec``.
 """
 
 from __future__ import annotations
@@ -14,11 +16,15 @@ import math
 import threading
 from collections.abc import Callable, Mapping, Sequence
 from concurrent.futures import Executor, ProcessPoolExecutor
+from dataclasses import dataclass
 from typing import Any
 
+from sheetkit.analysis.knobs import example, simulate_command, whatif_spec
 from sheetkit.analysis.montecarlo import BotSpec, Results, mean_ci, play_variants
+from sheetkit.core.knobs import Try
 
-__all__ = ["NEW", "OLD", "WhatIfRun", "chunk_for", "process_pool", "seconds_per_game", "shutdown_pools", "whatif_table"]
+__all__ = ["NEW", "OLD", "Guide", "WhatIfRun", "chunk_for", "guide", "process_pool", "seconds_per_game",
+           "shutdown_pools", "whatif_table"]
 
 OLD, NEW = "old rules", "new rules"
 
@@ -182,3 +188,41 @@ def whatif_table(res: Results, seat: int | None = None, level: float = 0.95,
         out.update(diff=d.estimate, diff_low=d.low, diff_high=d.high, unpaired_low=u.low, unpaired_high=u.high,
                    correlation=corr, shows=d.excludes_zero())
     return out
+
+
+# ----- what the page says around the numbers ----------------------------------------------------------
+@dataclass(frozen=True)
+class Guide:
+    """The explorer page's words for one game (plain text; ``**bold**``, ``*italic*``, ```code``` marked)."""
+
+    question: str              # 'what if a 0 box cost 3 points instead of 5?'
+    deals: int                 # the deals the first question is asked on
+    reading: tuple[str, ...]   # 'Reading the answer', one bullet each
+    tries: tuple[Try, ...]     # questions to try, with their answers
+    command: str               # the first question from a terminal
+
+
+def guide(game: str) -> Guide:
+    """What the explorer says of ``game``: its first question, how to read the answer, questions to try.
+
+    The frame (common random numbers, when a difference shows, how the CI narrows) holds for every game;
+    what a deal shares, how the game's changes pair up and the questions are the game's own words.
+    """
+    spec = whatif_spec(game)
+    if spec is None:
+        raise KeyError(f"{game!r} has no what-if knobs")
+    _, deals = example(game)
+    reading = (
+        f"**Common random numbers.** Deal *k* is dealt from the same seed under both rule sets — "
+        f"{spec.same_deal} — and the bots get the same seeds too. A deal that is hard under the old rules is "
+        "hard under the new ones, so the difference is measured deal by deal. Its confidence interval is far "
+        "narrower than comparing two independent batches (the table's last row): the variance of a "
+        "difference is var(old) + var(new) − 2·cov(old, new), and the covariance is large when the deals "
+        "stay alike.",
+        "**The difference shows** when its 95% CI excludes 0.",
+        *spec.pairing,
+    )
+    tries = (*spec.tries, Try(
+        "Run 50 deals, then 1,000, of the same change. How does the CI's width change?",
+        "It shrinks like 1/√n: 20 times the deals gives an interval about 4.5 times narrower."))
+    return Guide(spec.question, deals, reading, tries, simulate_command(game))

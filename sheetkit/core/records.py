@@ -18,7 +18,8 @@ from sheetkit.core.registry import GameSpec, get_game
 from sheetkit.core.schema import expect_dict, expect_int, expect_list, expect_str
 
 FORMAT = "sheetkit-record"
-VERSION = 1
+VERSION = 2  # the version this sheetkit writes (2: Key Harvest's setup step logs the blind counters)
+OLDEST = 1  # the oldest version it still reads; an older record replays to the same game
 MAX_BYTES = 2_000_000
 MAX_LOG = 20_000
 MAX_PLAYERS = 16
@@ -73,8 +74,8 @@ def check_record(doc: Any) -> tuple[GameSpec, Any, dict[str, Any]]:
     if doc["format"] != FORMAT:
         raise RecordError(f"format must be {FORMAT!r}, got {str(doc['format'])[:40]!r}", "record.format")
     version = expect_int(doc["version"], "record.version", 0, 10**9)
-    if version != VERSION:
-        raise RecordError(f"version {version} is not supported (this sheetkit reads version {VERSION})",
+    if not OLDEST <= version <= VERSION:
+        raise RecordError(f"version {version} is not supported (this sheetkit reads versions {OLDEST} to {VERSION})",
                           "record.version")
     name = expect_str(doc["game"], "record.game", 40)
     try:
@@ -114,7 +115,7 @@ def replay(doc: Any) -> GameState:
         if not isinstance(entry, dict):
             raise RecordError("each log entry must be an object", path)
         if "chance" in entry:
-            _replay_chance(state, entry, path)
+            _replay_chance(state, spec, entry, path, doc["version"])
             continue
         expect_dict(entry, path, required=["player", "action"])
         player = expect_int(entry["player"], f"{path}.player", 0, state.num_players - 1)
@@ -129,12 +130,34 @@ def replay(doc: Any) -> GameState:
     return state
 
 
-def _replay_chance(state: GameState, entry: dict[str, Any], path: str) -> None:
+def _replay_chance(state: GameState, spec: GameSpec, entry: dict[str, Any], path: str, version: int) -> None:
     if not state.is_chance_node() or state.is_terminal():
         raise RecordError("a table step here is out of order (players still have to act)", path)
+    if spec.check_step is not None:
+        spec.check_step(state, entry, version, path)
     got = state.apply_chance()
+    if spec.step_in is not None:
+        got = spec.step_in(got, version)
     if got != entry:
-        raise RecordError(f"the record says {_short(entry)} but the deal gives {_short(got)}", path)
+        where, said, dealt = _difference(entry, got, path)
+        raise RecordError(f"the record says {_short(said)} but the deal gives {_short(dealt)}", where)
+
+
+def _difference(said: Any, got: Any, path: str) -> tuple[str, Any, Any]:
+    """Where two table steps of the same kind first differ (a field, an item), and the two values there.
+
+    Steps of different kinds, or with different fields, are shown whole; a list of plain values is one value.
+    """
+    if isinstance(said, dict) and isinstance(got, dict):
+        if set(said) != set(got) or said.get("chance") != got.get("chance"):
+            return path, said, got
+        key = next(k for k in got if said[k] != got[k])
+        return _difference(said[key], got[key], f"{path}.{key}")
+    if (isinstance(said, list) and isinstance(got, list) and len(said) == len(got)
+            and any(isinstance(x, (dict, list)) for x in got)):
+        i = next(i for i, (a, b) in enumerate(zip(said, got, strict=True)) if a != b)
+        return _difference(said[i], got[i], f"{path}[{i}]")
+    return path, said, got
 
 
 def _short(value: Any) -> str:

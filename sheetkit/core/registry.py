@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from importlib.metadata import entry_points
 from typing import Any
 
+from sheetkit.core.knobs import WhatIfSpec
 from sheetkit.core.protocol import Bot, ChoiceCodec, GameState
 
 ENTRY_POINT_GROUP = "sheetkit.games"
@@ -43,6 +44,12 @@ class GameSpec:
     breakdown: Callable[[GameState], list[dict[str, Any]]] | None = None
     # How a result code writes a player's moves; None: by their index in legal_actions (every legal move listed)
     choice_codec: ChoiceCodec | None = None
+    # check_step(state, entry, version, path): schema-check a logged table step before replaying it (RecordError)
+    check_step: Callable[[GameState, dict[str, Any], int, str], None] | None = None
+    # step_in(entry, version): the engine's table step as a record of that (older) version wrote it
+    step_in: Callable[[dict[str, Any], int], dict[str, Any]] | None = None
+    # The what-if explorer's knobs and the words its page speaks of this game; None: not in the explorer
+    whatif: WhatIfSpec | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

@@ -565,6 +565,20 @@ def voila(target: Path, workdir: Path, **kw: Any) -> Iterator[VoilaServer]:
         server.stop()
 
 
+SCREENS = ((1280, 800), (1024, 768), (390, 844))   # a laptop, a tablet, a phone
+
+
+def at_screens(page: Any, anchor: str) -> Iterator[tuple[int, int]]:
+    """Each screen size in turn, with ``anchor`` scrolled to the top of the window (Voila scrolls its own
+    container, not the document): the caller looks, measures or takes its screenshot at each."""
+    for w, h in SCREENS:
+        page.set_viewport_size({"width": w, "height": h})
+        page.wait_for_timeout(400)
+        page.locator(anchor).first.evaluate("e => e.scrollIntoView({block: 'start'})")
+        page.wait_for_timeout(200)
+        yield w, h
+
+
 # ----- touch ------------------------------------------------------------------------------------------
 
 # Room to scroll the page by touch. ipycanvas cancels every touch on a canvas (preventDefault), so a swipe

@@ -1,4 +1,7 @@
-"""Avenue (Eilif Svensson & Kristian Amundsen Østby, Aporta Games 2016): flip-and-write roads."""
+"""Avenue (Eilif Svensson & Kristian Amundsen Østby, Aporta Games 2016): flip-and-write roads.
+
+The rules as implemented, then the layout, balance, bots and titles: docs/avenue.md.
+"""
 
 from sheetkit.games.avenue.bots import BOTS, GreedyBot, MonteCarloBot, RandomBot
 from sheetkit.games.avenue.cards import ROAD_EDGES, ROAD_NAMES, RoadCard

@@ -12,6 +12,7 @@ from sheetkit.games.avenue.bots import BOTS
 from sheetkit.games.avenue.moves import parse_action
 from sheetkit.games.avenue.params import PRESETS, AvenueParams
 from sheetkit.games.avenue.state import AvenueState, Deal, parse_deal
+from sheetkit.games.avenue.whatif import WHATIF
 
 
 def _new_state(params: AvenueParams, players: list[str] | int, seed: int | None = None,
@@ -56,4 +57,5 @@ SPEC = register(GameSpec(
     presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
     bots=BOTS,
     breakdown=_breakdowns,
+    whatif=WHATIF,
 ))

@@ -306,8 +306,8 @@ class AvenueState(GameState):
     def placings(self) -> list[int]:
         """1-based placing per player; ties broken by the single highest farm score box, else shared.
 
-        avenue.md §Scoring: "the tied player with the single highest value in any score box wins" —
-        the score boxes are the farm boxes of the score column (castle scores are not boxes).
+        docs/avenue.md §Winner and ties: between equal totals the higher single farm box wins — the score
+        boxes are the farm boxes of the score column (castle scores are not boxes).
         """
         keys = [(self.total(p), max(self.boxes[p], default=0)) for p in range(self.num_players)]
         return [1 + sum(1 for k in keys if k > keys[p]) for p in range(self.num_players)]

@@ -1,6 +1,6 @@
 """Avenue's title table ("par"): sheetkit's own targets, set from its bots' solo score distributions.
 
-The rules give no solo targets (avenue.md §Several players, solo). The thresholds below sit on
+The rules give no solo targets (docs/avenue.md §Playing solo). The thresholds below sit on
 percentiles of 1,000 seeded solo games per bot on the standard rules (docs/avenue.md,
 docs/data/avenue_stats_1000.json, `python benchmarks/avenue_stats.py -n 1000`):
 greedy p10 ≈ 5, median 14, p90 28; montecarlo median 31, p75 43, p90 54.

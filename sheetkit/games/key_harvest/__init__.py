@@ -1,8 +1,7 @@
 """Key Harvest (Richard Breese, R&D Games 2007 / Rio Grande Games): bid for field tiles, build two big holdings.
 
-Rules as implemented: /work/shared/rules/key_harvest.md; design notes, effects and balance:
-docs/key_harvest.md. The board's crops, the starting pairs, the workers' and events' effects are
-sheetkit's own.
+The rules as implemented (effects included), then records and balance: docs/key_harvest.md. The
+board's crops, the starting pairs, the workers' and events' effects are sheetkit's own.
 """
 
 from sheetkit.games.key_harvest.board import CODES, CROP_OF, NEIGHBOURS, POSITION, START_PAIRS, board_text

@@ -1,6 +1,6 @@
 """The Key Harvest country board: 56 hex spaces A1–G7, their crops, adjacency and the starting pairs.
 
-Every player's board is the same (key_harvest.md §The country board). Rows A–G hold 7, 8, 9, 8,
+Every player's board is the same (docs/key_harvest.md §The country board). Rows A–G hold 7, 8, 9, 8,
 9, 8, 7 spaces and are **centred** on one another, so each row sits half a hex left of the longer
 row beside it. The offset rule, exactly: give space *k* (1-based) of a row of length *n* the
 half-hex column ``x = 2(k − 1) − (n − 1)``; two spaces touch when they are in the same row with

@@ -1,4 +1,4 @@
-"""The 14 event tiles (ours, except the two known from play reports; key_harvest.md §Workers and events).
+"""The 14 event tiles (ours, except the two known from play reports; docs/key_harvest.md §Events).
 
 An event drawn from the bag while the registry is refilled affects every player at once, in turn
 order starting with the active player; then it goes on the next event space and the drawing

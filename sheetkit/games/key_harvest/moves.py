@@ -1,4 +1,4 @@
-"""Key Harvest's structured moves (key_harvest.md §A turn) and their JSON form.
+"""Key Harvest's structured moves (docs/key_harvest.md §A turn) and their JSON form.
 
 A turn is one or two DIFFERENT actions — harvest, worker, buy (take from stores), bid — each at
 most once, buy never after bid; buy and bid may each be up to 2 consecutive moves; ``EndTurn``

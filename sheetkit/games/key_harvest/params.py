@@ -1,6 +1,6 @@
 """Key Harvest's rule parameters (the what-if knobs) and named presets.
 
-The defaults are the rules in key_harvest.md; the ones marked (ours) there are knobs here:
+The defaults are the rules in docs/key_harvest.md; the ones marked (ours) there are knobs here:
 ``counters_per_point`` (1 point per 3 counters), the store size, the starting counters.
 """
 

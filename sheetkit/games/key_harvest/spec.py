@@ -12,7 +12,9 @@ from sheetkit.games.key_harvest.bots import BOTS
 from sheetkit.games.key_harvest.codec import CODEC
 from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
+from sheetkit.games.key_harvest.record_steps import check_step, step_in
 from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
+from sheetkit.games.key_harvest.whatif import WHATIF
 
 
 def _new_state(params: KeyHarvestParams, players: list[str] | int, seed: int | None = None,
@@ -53,4 +55,7 @@ SPEC = register(GameSpec(
     bots=BOTS,
     breakdown=_breakdowns,
     choice_codec=CODEC,
+    check_step=check_step,
+    step_in=step_in,
+    whatif=WHATIF,
 ))

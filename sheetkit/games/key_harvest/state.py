@@ -1,6 +1,6 @@
 """The state of one Key Harvest game: boards, stores, registry, bag, counters, workers, events, turn.
 
-Flow (key_harvest.md): a ``setup`` table step deals the starting pairs, the blind counters, the
+Flow (docs/key_harvest.md): a ``setup`` table step deals the starting pairs, the blind counters, the
 registry and the start player. Then turns: the active player takes one or two different actions
 (harvest / worker / buy / bid), answering any ``pending`` decision an effect asks for, and ends
 the turn with ``EndTurn``. The table then refills the registry one ``draw`` step at a time; an
@@ -296,7 +296,9 @@ class KeyHarvestState(GameState):
             self.start_player = self.active = plan["start"]
             self.turn = 1
             self.phase = ACT
-            entry = {"chance": "setup", "pairs": [list(pr) for pr in plan["pairs"]], "registry": list(self.registry),
+            # The blind counters are logged (record version 2) so a record shows where every counter came from.
+            entry = {"chance": "setup", "pairs": [list(pr) for pr in plan["pairs"]],
+                     "counters": [list(c) for c in self.counters], "registry": list(self.registry),
                      "start": self.start_player}
             self.journal.append({"what": "setup", "pairs": entry["pairs"], "start": self.start_player})
         elif self.phase == REFILL:
@@ -1005,8 +1007,9 @@ class KeyHarvestState(GameState):
                            code=self.game_code())
 
     def audit(self) -> list[str]:
-        """rules §Components: 12 counters of each crop (stock + screens + bids in the stores) and the 56 field tiles
-        (bag + registry + stores + boards + discards), none duplicated or lost; what breaks that, in words."""
+        """docs/key_harvest.md §Components: 12 counters of each crop (stock + screens + bids in the stores) and
+        the 56 field tiles (bag + registry + stores + boards + discards), none duplicated or lost; what breaks
+        that, in words."""
         problems = []
         for c, crop in enumerate(CROPS):
             places = [self.stock[c], *(screen[c] for screen in self.counters),

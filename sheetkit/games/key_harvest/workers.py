@@ -1,6 +1,6 @@
 """The 12 workers: 6 farmhands each player owns (1, 1, 2, 2, 3, 3) and 6 shared townsfolk (4, 4, 4, 5, 5, 5).
 
-Names and actions are sheetkit's own (ours; key_harvest.md §Workers and events): every action
+Names and actions are sheetkit's own (ours; docs/key_harvest.md §Worker actions): every action
 is different and helps build or join land. A worker is played onto an empty space of its owner's
 board touching at least ``value`` field tiles and no other worker; its action happens at once.
 Ids are stable: farmhands ``h1a h1b h2a h2b h3a h3b`` (every player has the same six ids),

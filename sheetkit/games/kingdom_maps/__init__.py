@@ -1,7 +1,7 @@
 """Kingdom Maps (Martín Oddino, RunDOS Studio 2020, free print-and-play): roll-and-draw hex kingdoms.
 
-Rules as implemented: /work/shared/rules/kingdom_maps.md; design notes and balance tables:
-docs/kingdom_maps.md. The hex map, the 12 criteria and the solo titles are sheetkit's own.
+The rules as implemented, then design notes and balance tables: docs/kingdom_maps.md. The hex map,
+the 12 criteria and the solo titles are sheetkit's own.
 """
 
 from sheetkit.games.kingdom_maps.board import Board, load_map, shipped_maps

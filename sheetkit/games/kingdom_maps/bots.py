@@ -12,7 +12,7 @@ one planner per map (announce, pick and drawing share it; a later map updates th
 hex; every seat's blank map with the same criteria shares one) and one plan per terrain and set of
 starting hexes; the gains come from ``MapScorer.deltas`` compiled for the criteria in play. Its moves
 are exactly the old ones (``tests/test_kingdom_bot_golden.py``; the old bot is kept as
-``benchmarks/_old_kingdom_greedy.py``).
+``tests/old_kingdom_greedy.py``).
 """
 
 from __future__ import annotations

@@ -80,7 +80,7 @@ class DiceSource:
         return out
 
     def roll_criteria(self) -> tuple[str, ...]:
-        """Roll 2 dice for group A and 2 for group B, rerolling a repeated number (kingdom_maps.md §Setup)."""
+        """Roll 2 dice for group A and 2 for group B, rerolling a repeated number (docs/kingdom_maps.md §Setup)."""
         chosen: list[str] = []
         for names in (GROUP_A, GROUP_B):
             a = self.roll(1)[0]

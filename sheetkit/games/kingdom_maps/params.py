@@ -10,14 +10,14 @@ from sheetkit.core.schema import expect_bool, expect_dict, expect_int, expect_li
 from sheetkit.games.kingdom_maps.board import Board, load_map, shipped_maps
 from sheetkit.games.kingdom_maps.criteria import CRITERIA
 
-# Terrain uses per player, by number of players (kingdom_maps.md §Setup); solo has 3.
+# Terrain uses per player, by number of players (docs/kingdom_maps.md §Setup); solo has 3.
 USES_BY_PLAYERS = {1: 3, 2: 3, 3: 2, 4: 1}
 MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True)
 class KingdomParams:
-    """Rule variant of one game; the defaults are the rules in kingdom_maps.md."""
+    """Rule variant of one game; the defaults are the rules in docs/kingdom_maps.md."""
 
     uses: int | None = None  # uses of each terrain per player; None = by player count (3/3/2/1)
     powers: bool = True  # +1/-1 hexes give powers

@@ -1,4 +1,4 @@
-"""The group rule (kingdom_maps.md §A turn, step 3), answered fast with empty-patch sizes.
+"""The group rule (docs/kingdom_maps.md §Drawing), answered fast with empty-patch sizes.
 
 A turn's hexes must form one connected group whose first hex touches the player's earlier
 drawing (anywhere on a blank map), and the whole amount must fit. The key fact: the empty

@@ -12,6 +12,7 @@ from sheetkit.games.kingdom_maps.dice import Deal, parse_deal
 from sheetkit.games.kingdom_maps.moves import parse_action
 from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, PRESETS, KingdomParams
 from sheetkit.games.kingdom_maps.state import GAME, KingdomState
+from sheetkit.games.kingdom_maps.whatif import WHATIF
 
 
 def _new_state(params: KingdomParams, players: list[str] | int, seed: int | None = None,
@@ -48,4 +49,5 @@ SPEC = register(GameSpec(
     presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
     bots=BOTS,
     breakdown=_breakdowns,
+    whatif=WHATIF,
 ))

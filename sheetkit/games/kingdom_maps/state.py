@@ -1,8 +1,8 @@
 """The state of one Kingdom Maps game: the dice on the table, every player's sheet and the turn order.
 
-A turn (kingdom_maps.md §A turn): the table rolls 3 dice; the active player announces a terrain and
+A turn (docs/kingdom_maps.md §A turn): the table rolls 3 dice; the active player announces a terrain and
 takes a die; each passive player picks one of the other two; then everyone draws, hex by hex,
-with ``Place`` actions. With 1 player (§Solo mode) a turn has two drawings: the second roll of 2
+with ``Place`` actions. With 1 player (§Solo play) a turn has two drawings: the second roll of 2
 dice is a table step of its own, and ``Pick`` chooses which die is the amount.
 """
 

@@ -1,6 +1,6 @@
 """Solo titles: sheetkit's own score targets, set from the greedy bot's solo score distribution.
 
-The seed's solo targets are missing (kingdom_maps.md §Solo mode). These thresholds sit near the
+The rulebook's solo targets are missing (docs/kingdom_maps.md §Solo play). These thresholds sit near the
 greedy bot's solo percentiles on the standard rules — 10%, 25%, 50%, 75% and 90% — so "Map Maker"
 means matching the bot's median game (docs/kingdom_maps.md, benchmarks/kingdom_stats.py).
 """

@@ -1,8 +1,8 @@
 """The Kingdom Maps greedy bot as it was before issue #8 (full re-scoring of every candidate hex).
 
-Kept for ``benchmarks/engine_bench.py`` (old against new in the same run) and for
-``tests/data/make_kingdom_greedy_golden.py``, which recorded its moves into
-``tests/data/kingdom_greedy_golden.json``. Not imported by the library. Frozen copy of
+The frozen baseline of ``tests/test_kingdom_bot_golden.py``: ``tests/kingdom_greedy_golden.py`` recorded its
+moves into ``tests/data/kingdom_greedy_golden.json``, and the test asks it and today's bot for moves on the same
+states. ``benchmarks/engine_bench.py`` times it against today's bot. Not imported by the library. Frozen copy of
 ``sheetkit/games/kingdom_maps/bots.py`` at commit 6470f38; the docstring below is the original one.
 
 Kingdom Maps bots: random, and greedy (the best score gain this drawing, hex by hex).

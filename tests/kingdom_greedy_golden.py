@@ -1,8 +1,8 @@
 """Record the Kingdom Maps greedy bot's moves on seeded games: tests/data/kingdom_greedy_golden.json.
 
-Usage: .venv/bin/python benchmarks/make_kingdom_greedy_golden.py [--check]
+Usage: .venv/bin/python tests/kingdom_greedy_golden.py [--check]
 
-The moves come from the greedy bot as it was before issue #8 (``benchmarks/_old_kingdom_greedy.py``,
+The moves come from the greedy bot as it was before issue #8 (``tests/old_kingdom_greedy.py``,
 which rescores every criterion for every candidate hex). ``tests/test_kingdom_bot_golden.py`` plays the
 same games with today's ``GreedyBot`` and asserts identical moves; it imports ``GAMES``, ``play`` and
 ``encode`` from here, so the two always agree on the setups. ``--check`` compares instead of writing.
@@ -92,14 +92,14 @@ def main() -> int:
     p.add_argument("--check", action="store_true", help="compare the old bot's moves with the file, do not write")
     a = p.parse_args()
     sys.path.insert(0, str(Path(__file__).parent))
-    from _old_kingdom_greedy import GreedyBot as OldGreedy
+    from old_kingdom_greedy import GreedyBot as OldGreedy
 
     rows = []
     for game in GAMES:
         state = play(game, OldGreedy)
         rows.append({**game, "scores": state.scores(), "fingerprint": fingerprint_hash(state),
                      "moves": encode(state)})
-    doc = {"about": "Kingdom Maps greedy bot moves before issue #8; made by benchmarks/make_kingdom_greedy_golden.py",
+    doc = {"about": "Kingdom Maps greedy bot moves before issue #8; made by tests/kingdom_greedy_golden.py",
            "games": rows}
     text = json.dumps(doc, indent=0) + "\n"
     if a.check:
