@@ -56,6 +56,20 @@ def only_taps(page_fixture: Any, canvas_taps: int, mark: int) -> None:
     assert events["touch_end"] == canvas_taps == events["touch_start"], events
 
 
+def opened(server: Any, touch_page: Any, size: tuple[int, int], driver: Any) -> tuple[Any, int, Any]:
+    """The driver's table, opened on the touch screen and ready: (the page, its width, the driver)."""
+    p = touch_page.page
+    p.goto(server.url(driver.notebook, driver.query))
+    driver.wait_ready(p)
+    return p, size[0], driver
+
+
+def assert_clean(touch_page: Any) -> None:
+    """No traceback on the page, no error in the browser's console."""
+    assert_no_traceback(touch_page.page)
+    assert not page_errors(touch_page), page_errors(touch_page)
+
+
 def rect(page: Any, selector: str) -> dict[str, float]:
     return dict(page.evaluate("""(s) => { const r = document.querySelector(s).getBoundingClientRect();
         return {left: r.left, top: r.top, right: r.right, bottom: r.bottom, width: r.width, height: r.height}; }""",
@@ -100,10 +114,7 @@ def shoot(p: Any, name: str, selector: str) -> None:
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_avenue_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]) -> None:
     """A whole game on the phone and the tablet; a few moves on the laptop, whose layout the tablet's shares."""
-    p, (w, _) = touch_page.page, size
-    d = AvenueDriver(code="AV-0000-001A", bots="greedy", touch=True)
-    p.goto(repo_server.url(d.notebook, d.query))
-    d.wait_ready(p)
+    p, w, d = opened(repo_server, touch_page, size, AvenueDriver(code="AV-0000-001A", bots="greedy", touch=True))
     if w < 500:
         legal = d.wait_my_turn(p)
         status = d.status(p)
@@ -125,16 +136,12 @@ def test_avenue_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]
     if w < 1280:
         press(p.locator(".sk-again"), touch=True)   # the same deal again, by a tap
         d.wait_status(p, DRAW, previous=d.status(p))
-    assert_no_traceback(p)
-    assert not page_errors(touch_page), page_errors(touch_page)
+    assert_clean(touch_page)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_kingdom_maps_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]) -> None:
-    p, (w, _) = touch_page.page, size
-    d = KingdomDriver(code="KM-0000-0005", bots="greedy", touch=True)
-    p.goto(repo_server.url(d.notebook, d.query))
-    d.wait_ready(p)
+    p, w, d = opened(repo_server, touch_page, size, KingdomDriver(code="KM-0000-0005", bots="greedy", touch=True))
     st = km_state(p)
     if w < 500:                                 # a tap on the map now would be refused: a swipe is not even that
         serial = st["serial"]
@@ -164,16 +171,13 @@ def test_kingdom_maps_by_taps(repo_server: Any, touch_page: Any, size: tuple[int
     hexes = sum(a.startswith("hex") for a in d.actions)
     assert hexes > 0 and "confirm" in d.actions
     only_taps(touch_page, 1 + hexes, mark)      # the die and the hexes
-    assert_no_traceback(p)
-    assert not page_errors(touch_page), page_errors(touch_page)
+    assert_clean(touch_page)
 
 
 @pytest.mark.parametrize("size", SIZES, ids=lambda s: f"{s[0]}x{s[1]}")
 def test_key_harvest_harvest_bid_and_buy_by_taps(repo_server: Any, touch_page: Any, size: tuple[int, int]) -> None:
-    p, (w, _) = touch_page.page, size
-    d = KeyHarvestDriver(code="KH-0000-0007", bots="greedy,greedy", touch=True)
-    p.goto(repo_server.url(d.notebook, d.query))
-    d.wait_ready(p)
+    p, w, d = opened(repo_server, touch_page, size,
+                     KeyHarvestDriver(code="KH-0000-0007", bots="greedy,greedy", touch=True))
     st = kh_state(p)
     if w < 500:
         serial = st["serial"]
@@ -191,5 +195,4 @@ def test_key_harvest_harvest_bid_and_buy_by_taps(repo_server: Any, touch_page: A
     canvas_taps = sum(a.startswith(("harvest", "buy", "place")) or a.endswith((" on the board", " to bid"))
                       for a in d.actions)
     only_taps(touch_page, canvas_taps, mark)
-    assert_no_traceback(p)
-    assert not page_errors(touch_page), page_errors(touch_page)
+    assert_clean(touch_page)
