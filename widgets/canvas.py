@@ -1,6 +1,6 @@
 """The sheet canvas base: explicitly sized, HiDPI, layered, redrawn for every new client, batched.
 
-Five facts about ipycanvas shape this module:
+Six facts about ipycanvas shape this module:
 
 - A canvas keeps no drawing on the kernel side. Voila runs the notebook before any browser
   connects, so anything drawn then is lost: views draw only from model state, and redraw in
@@ -19,6 +19,8 @@ Five facts about ipycanvas shape this module:
   a click's time in the browser. ``SheetCanvas(stacked=True)`` instead shows each layer as its own
   <canvas>, stacked in one grid cell (``StackedCanvas``): the browser then copies only the layers
   a message touched.
+- The canvas view cancels every touch (``preventDefault``), so a phone makes no mouse click: ``on_click``
+  reads the touch events too and turns each tap into one click (``sheetkit.widgets.touch``).
 """
 
 from __future__ import annotations
@@ -34,6 +36,7 @@ import ipywidgets as W
 from ipycanvas import Canvas, MultiCanvas, hold_canvas
 from ipycanvas import canvas as _ipycanvas
 from sheetkit.widgets import theme
+from sheetkit.widgets.touch import Taps
 
 
 class _Batch:
@@ -318,8 +321,18 @@ class SheetCanvas:
         self._events.focus()
 
     def on_click(self, callback: Callable[[float, float], None]) -> None:
-        """Call ``callback(x, y)`` in CSS px on mouse down (clicks only; moves are never streamed)."""
-        self._events.on_mouse_down(lambda x, y: callback(x / self.scale, y / self.scale))
+        """Call ``callback(x, y)`` in CSS px once per mouse press or tap (``touch.Taps``: a swipe or a pinch is no
+        tap, and a mouse press echoing a tap is dropped)."""
+        taps, k, ev = Taps(callback), 1 / self.scale, self._events
+
+        def css(touches: Sequence[tuple[float, float]]) -> list[tuple[float, float]]:
+            return [(x * k, y * k) for x, y in touches]
+
+        ev.on_mouse_down(lambda x, y: taps.mouse_down(x * k, y * k))
+        ev.on_touch_start(lambda ts: taps.touch_start(css(ts)))
+        ev.on_touch_move(lambda ts: taps.touch_move(css(ts)))
+        ev.on_touch_end(lambda ts: taps.touch_end(css(ts)))
+        ev.on_touch_cancel(lambda ts: taps.touch_cancel(css(ts)))
 
     def close(self) -> None:
         """Close the canvas and its layers (when a table replaces its sheet)."""
@@ -334,5 +347,17 @@ class SheetCanvas:
 
     def simulate_click(self, x: float, y: float) -> None:
         """Behave as if the user clicked at CSS px (x, y)."""
-        top = self.widget[len(self.layers) - 1]
-        top._handle_frontend_event(None, {"event": "mouse_down", "x": x * self.scale, "y": y * self.scale}, [])
+        self._simulate({"event": "mouse_down", "x": x * self.scale, "y": y * self.scale})
+
+    def simulate_touch(self, event: str, *touches: tuple[float, float]) -> None:
+        """Behave as if the browser sent ``touch_start`` / ``touch_move`` / ``touch_end`` / ``touch_cancel`` with the
+        fingers on the glass at CSS px ``touches`` (as ipycanvas does: a one-finger tap ends with none)."""
+        self._simulate({"event": event, "touches": [{"x": x * self.scale, "y": y * self.scale} for x, y in touches]})
+
+    def simulate_tap(self, x: float, y: float) -> None:
+        """Behave as if the user tapped CSS px (x, y) with one finger."""
+        self.simulate_touch("touch_start", (x, y))
+        self.simulate_touch("touch_end")
+
+    def _simulate(self, content: dict[str, object]) -> None:
+        self.widget[len(self.layers) - 1]._handle_frontend_event(None, content, [])

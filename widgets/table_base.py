@@ -62,9 +62,13 @@ TABLE_CSS = """<style>
    clicks in canvas pixels of the shown size (it divides by getBoundingClientRect), so a scaled sheet
    still maps clicks to the right cell. */
 .sk-table { container: sktable / inline-size; }
-.sk-table canvas { max-width: 100%; min-width: 0 !important; height: auto !important; min-height: 0 !important; }
-.sk-table .sk-stack { max-width: 100%; min-width: 0 !important; height: auto !important; min-height: 0 !important;
-  grid-template-columns: minmax(0, 1fr) !important; grid-template-rows: auto !important; }
+/* Touch: ipycanvas cancels every touch on a canvas, so a swipe that starts on one cannot scroll the page. No
+   canvas is wider than the table less 32 px (100cqw: the table's width), which leaves a strip of at least
+   47 px (with the page's 15) right of every sheet, board and map, where a thumb scrolls the page. */
+.sk-table canvas { max-width: min(100%, 100cqw - 32px); min-width: 0 !important; height: auto !important;
+  min-height: 0 !important; }
+.sk-table .sk-stack { max-width: min(100%, 100cqw - 32px); min-width: 0 !important; height: auto !important;
+  min-height: 0 !important; grid-template-columns: minmax(0, 1fr) !important; grid-template-rows: auto !important; }
 .sk-table .sk-stack > canvas { width: 100% !important; }
 /* rows of buttons wrap instead of clipping (Load) or squeezing the game code onto three lines */
 .sk-table .sk-row { flex-wrap: wrap; row-gap: 4px; }
@@ -80,6 +84,12 @@ TABLE_CSS = """<style>
   .sk-table .sk-playcol > .sk-row { order: -1; }
   .sk-table .sk-main > .sk-left { display: contents; }
   .sk-table .sk-main > .sk-left > .sk-log { order: 1; flex: 1 1 100%; }
+  /* the swipe strip (Touch, above) beside Avenue's bots' sheets too */
+  .sk-table .sk-middle > .sk-opponents { margin-right: 32px; }
+  /* ... which leaves the cards' column too narrow for the auto-flip's words on one line */
+  .sk-table .sk-auto { height: auto; }
+  .sk-table .sk-auto .widget-label-basic, .sk-table .sk-auto .widget-label-basic span { white-space: normal;
+    line-height: 1.3; }
 }
 </style>"""
 

@@ -7,7 +7,17 @@ import time
 from dataclasses import dataclass
 from typing import Any
 
-from voila_harness import JS_HELPERS, FrameLog, canvas_info, click_canvas, settle, status_text, wait_ready
+from voila_harness import (
+    JS_HELPERS,
+    FrameLog,
+    assert_no_traceback,
+    canvas_info,
+    click_canvas,
+    press,
+    settle,
+    status_text,
+    wait_ready,
+)
 
 Click = tuple[float, float, tuple[int, int, int, int]]   # canvas x, y, and the cell's pixel rect
 Cell = tuple[int, int]
@@ -69,7 +79,7 @@ PEEKED = re.compile(r"You peeked")
 
 
 class AvenueDriver:
-    """notebooks/avenue.ipynb, driven like a person: read the status line and the sheet, click.
+    """notebooks/avenue.ipynb, driven like a person: read the status line and the sheet, click (``touch=True``: tap).
 
     Cells are found from the DOM contract in docs/architecture.md (grid origin (28, 48) CSS px,
     54 px cells, canvas drawn at ``canvas.width / CSS width``); legal cells are the ones the sheet
@@ -88,8 +98,9 @@ class AvenueDriver:
     legal_red_drop = 10
     inset = 6                                # CSS px in from a cell's corner: tints only (no icon, road or mark)
 
-    def __init__(self, code: str = "AV-0000-001A", bots: str = "") -> None:
+    def __init__(self, code: str = "AV-0000-001A", bots: str = "", touch: bool = False) -> None:
         self.code, self.bots = code, bots
+        self.touch = touch                   # tap (a touch screen) instead of clicking with the mouse
         self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
         self.ready_pattern = "Draw"
         self.scale = 0.0
@@ -160,11 +171,11 @@ class AvenueDriver:
 
     # ----- acting -----------------------------------------------------------------------------
     def click_cell(self, page: Any, row: int, col: int) -> None:
-        """A real mouse click on the cell's centre."""
-        click_canvas(page, *self.cell_center(row, col))
+        """A real mouse click (or a tap) on the cell's centre."""
+        click_canvas(page, *self.cell_center(row, col), touch=self.touch)
 
     def press(self, page: Any, css_class: str) -> None:
-        page.locator(f".{css_class}").click()
+        press(page.locator(f".{css_class}"), self.touch)
 
     def round_number(self, page: Any) -> int:
         """The round in the round line ('Round 2 of 5 · …'); 0 when it names none (before, after)."""
@@ -254,3 +265,80 @@ class AvenueDriver:
         changed = [(a.row, a.col) for a, b in zip(after, before, strict=True) if a.ink != b.ink]
         assert changed == [(row, col)], f"drew in {(row, col)}, ink changed in {changed}"
         return row, col
+
+
+# ----- a whole game, as tests/browser/test_avenue_e2e.py and test_touch.py play it -------------------------
+
+PEEK_ROUND = 2            # peek on the first card of this round
+ILLEGAL_AFTER = 3         # after this many roads, click an occupied cell once
+OCCUPIED = "That cell already has a road — pick an empty one."
+
+
+def sheet_hash(page: Any) -> int:
+    """A hash of every pixel of the composited sheet."""
+    return int(page.evaluate(JS_HELPERS + ";(() => { const i = window.__sk.info(); "
+                                          "return window.__sk.hash(0, 0, i.width, i.height); })()"))
+
+
+def round_shown(page: Any) -> tuple[int, str | None]:
+    """The round number and farm letter in the round line ('Round 2 of 5 · farm D must beat 3 …')."""
+    text = page.locator(".sk-info").inner_text()
+    m = re.search(r"Round (\d+) of \d+(?: · farm ([A-Z]))?", text)
+    return (int(m.group(1)), m.group(2)) if m else (0, None)
+
+
+def play_to_the_end(p: Any, d: AvenueDriver) -> dict[str, Any]:
+    """Play the game through the page (the driver's clicks, or taps); check the peek and an illegal click on the
+    way."""
+    seen: dict[str, Any] = {"peeked": None, "illegal": False}
+    for _ in range(300):
+        text = d.status(p)
+        if OVER.search(text):
+            return seen
+        if NEXT.search(text):
+            before_round = round_shown(p)[0]
+            d.press_next(p)
+            rnd, farm = round_shown(p)
+            if seen["peeked"] and rnd == PEEK_ROUND + 1 and before_round == PEEK_ROUND:
+                assert farm == seen["peeked"], f"peeked at farm {seen['peeked']}, round {rnd} flipped farm {farm}"
+            continue
+        assert DRAW.search(text), f"the status line should ask for a road: {text!r}"
+        legal = d.wait_my_turn(p)
+        assert p.locator(".sk-next").is_disabled(), "Next card must wait for your move"
+        if d.clicked:       # after Next card (now disabled) the focus is on the sheet, not dropped to the page
+            p.wait_for_function("() => { const cs = document.querySelectorAll('.sk-sheet canvas');"
+                                " return document.activeElement === cs[cs.length - 1]; }", timeout=15_000)
+        both = set(legal) & set(d.clicked)
+        assert not both, f"cells with your roads are shown as legal: {both}"
+        rnd, _ = round_shown(p)
+        if rnd == PEEK_ROUND and seen["peeked"] is None:
+            assert p.locator(".sk-peek").is_enabled()
+            d.peek(p)
+            p.wait_for_function("() => /next farm is/.test(document.querySelector('.sk-peekinfo').innerText)",
+                                timeout=15_000)
+            info = p.locator(".sk-peekinfo").inner_text()
+            m = re.search(r"next farm is ([A-Z])", info)
+            assert m, f"after a peek the table says which farm is next: {info!r}"
+            seen["peeked"] = m.group(1)
+            continue
+        if len(d.clicked) == ILLEGAL_AFTER and not seen["illegal"]:
+            click_an_occupied_cell(p, d)
+            seen["illegal"] = True
+        d.draw(p, *d.choose(legal))
+    raise AssertionError(f"the game did not end within 300 steps; status: {d.status(p)!r}")
+
+
+def click_an_occupied_cell(p: Any, d: AvenueDriver) -> None:
+    """Clicking (or tapping) a cell that has a road explains itself in the status line and changes nothing."""
+    row, col = d.clicked[0]
+    before_text, before_pixels = d.status(p), sheet_hash(p)
+    d.click_cell(p, row, col)
+    err = p.locator(".sk-status .sk-error")
+    err.wait_for(state="visible", timeout=15_000)
+    assert err.inner_text().strip() == OCCUPIED
+    status = d.status(p)
+    assert DRAW.search(status), f"after a refused click it is still your move: {status!r}"
+    assert status != before_text
+    p.wait_for_timeout(300)          # a stray redraw would arrive within this
+    assert sheet_hash(p) == before_pixels, "a refused click must not change the sheet"
+    assert_no_traceback(p)

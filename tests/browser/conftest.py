@@ -107,7 +107,21 @@ class Page:
 
 @pytest.fixture
 def page(browser: Any, request: pytest.FixtureRequest, artifacts: Path) -> Iterator[Page]:
-    context = browser.new_context(viewport={"width": 1280, "height": 1000}, accept_downloads=True)
+    yield from _page_in(browser.new_context(viewport={"width": 1280, "height": 1000}, accept_downloads=True),
+                        request, artifacts)
+
+
+@pytest.fixture
+def touch_page(browser: Any, request: pytest.FixtureRequest, artifacts: Path) -> Iterator[Page]:
+    """A phone's or a tablet's page: a touch screen (``has_touch``, ``is_mobile``) of the viewport size the test
+    is parametrized with (``size``)."""
+    w, h = request.node.callspec.params["size"]
+    yield from _page_in(browser.new_context(viewport={"width": w, "height": h}, has_touch=True, is_mobile=True),
+                        request, artifacts)
+
+
+def _page_in(context: Any, request: pytest.FixtureRequest, artifacts: Path) -> Iterator[Page]:
+    """A page in ``context``; a failed test leaves its screenshot in artifacts/; the context closes after."""
     p = Page(context.new_page())
     p.page.set_default_timeout(30_000)
     try:

@@ -4,7 +4,8 @@ The table publishes what is legal now in a hidden element, ``.sk-hooks .sk-kh-st
 (``data-state``: JSON with whose move it is, the pending decision and its choices, the spaces to
 harvest, the store tiles to buy, the registry tiles to bid for, and where each space and town tile
 is in its canvas's own pixels). The driver clicks those canvases with a real mouse (canvas pixel →
-page point through the canvas's shown size, so a scaled canvas works too) and presses the buttons.
+page point through the canvas's shown size, so a scaled canvas works too) and presses the buttons; with
+``touch=True`` it taps both instead.
 
 Its plan each turn: every fourth turn first play a 1-farmhand (its decision follows); harvest a
 group; then buy a bot's store tile if one is offered, else bid one counter for a registry tile; then
@@ -17,27 +18,12 @@ import json
 import time
 from typing import Any
 
-from voila_harness import HarnessError, wait_ready
+from voila_harness import HarnessError, click_canvas, press, wait_ready
 
 from sheetkit.games.key_harvest.crops import CROPS
 
 JS_STATE = """() => { const el = document.querySelector('.sk-kh-state');
   return el ? el.getAttribute('data-state') : null; }"""
-
-JS_POINT = """([sel, x, y]) => {
-  const el = document.querySelector(sel);
-  if (!el) return null;
-  const cs = el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
-  const c = cs[cs.length - 1];
-  let r = c.getBoundingClientRect();
-  const py = r.top + y * r.height / c.height;
-  if (py < 0 || py > window.innerHeight) {   // a small screen: bring the canvas into view first
-    c.scrollIntoView({block: 'center'});      // (Voila scrolls an inner box, not the window)
-    r = c.getBoundingClientRect();
-  }
-  return [r.left + x * r.width / c.width, r.top + y * r.height / c.height];
-}"""
-
 
 JS_LINE_SERIAL = """() => { const el = document.querySelector('.sk-status [data-serial]');
   return el ? el.getAttribute('data-serial') : null; }"""
@@ -51,12 +37,9 @@ def page_state(page: Any) -> dict[str, Any]:
     return dict(json.loads(raw))
 
 
-def click_canvas_at(page: Any, selector: str, x: float, y: float) -> None:
-    """Click the canvas ``selector`` at its own pixel (x, y) with the mouse."""
-    pt = page.evaluate(JS_POINT, [selector, x, y])
-    if pt is None:
-        raise HarnessError(f"no canvas {selector}")
-    page.mouse.click(pt[0], pt[1])
+def click_canvas_at(page: Any, selector: str, x: float, y: float, touch: bool = False) -> None:
+    """Click (or with ``touch`` tap) the canvas ``selector`` at its own pixel (x, y)."""
+    click_canvas(page, x, y, selector, touch)
 
 
 JS_FOCUS_ON_BOARD = ("() => { const cs = document.querySelectorAll('.sk-board canvas');"
@@ -75,8 +58,9 @@ class KeyHarvestDriver:
     name = "key-harvest"
     notebook = "notebooks/key_harvest.ipynb"
 
-    def __init__(self, code: str = "KH-0000-0001", bots: str = "greedy,greedy") -> None:
+    def __init__(self, code: str = "KH-0000-0001", bots: str = "greedy,greedy", touch: bool = False) -> None:
         self.code, self.bots = code, bots
+        self.touch = touch               # tap (a touch screen) instead of clicking with the mouse
         self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
         self.actions: list[str] = []     # what was clicked, in order (for failure messages)
         self.kinds: set[str] = set()
@@ -106,19 +90,19 @@ class KeyHarvestDriver:
 
     def _button(self, page: Any, selector: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
         self.actions.append(what)
-        page.locator(selector).first.click(timeout=8000)
+        press(page.locator(selector).first, self.touch, timeout=8000)
         return self.wait_change(page, st["serial"])
 
     def _board(self, page: Any, code: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
         self.actions.append(what)
         x, y = st["board"][code]
-        click_canvas_at(page, ".sk-board", x, y)
+        click_canvas_at(page, ".sk-board", x, y, self.touch)
         return self.wait_change(page, st["serial"])
 
     def _town(self, page: Any, key: str, what: str, st: dict[str, Any]) -> dict[str, Any]:
         self.actions.append(what)
         x, y = st["town"][key]
-        click_canvas_at(page, ".sk-town", x, y)
+        click_canvas_at(page, ".sk-town", x, y, self.touch)
         return self.wait_change(page, st["serial"])
 
     def step(self, page: Any, st: dict[str, Any]) -> dict[str, Any]:

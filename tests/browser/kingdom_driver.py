@@ -3,7 +3,8 @@
 The table publishes what is legal now in a hidden element, ``.sk-hooks .sk-km-state``
 (``data-state``: JSON with the legal hexes, the terrain/die/bank choices, and the map geometry in
 canvas pixels). The driver computes each hex's centre itself from that geometry (pointy-top axial:
-x = x0 + size·√3·(q + r/2), y = y0 + size·1.5·r) and clicks the canvas there with a real mouse.
+x = x0 + size·√3·(q + r/2), y = y0 + size·1.5·r) and clicks the canvas there with a real mouse (with
+``touch=True`` it taps the canvas and the buttons instead).
 """
 
 from __future__ import annotations
@@ -13,7 +14,7 @@ import math
 import time
 from typing import Any
 
-from voila_harness import HarnessError, click_canvas, wait_ready
+from voila_harness import HarnessError, click_canvas, press, wait_ready
 
 SQRT3 = math.sqrt(3.0)
 JS_STATE = """() => { const el = document.querySelector('.sk-km-state');
@@ -44,8 +45,9 @@ class KingdomDriver:
     name = "kingdom"
     notebook = "notebooks/kingdom_maps.ipynb"
 
-    def __init__(self, code: str = "KM-0000-0005", bots: str = "") -> None:
+    def __init__(self, code: str = "KM-0000-0005", bots: str = "", touch: bool = False) -> None:
         self.code, self.bots = code, bots
+        self.touch = touch               # tap (a touch screen) instead of clicking with the mouse
         self.query = f"code={code}" + (f"&bots={bots}" if bots else "")
         self.ready_pattern = "Choose a terrain"
         self.actions: list[str] = []     # what was clicked, in order (for failure messages)
@@ -94,7 +96,7 @@ class KingdomDriver:
             q, r = st["legal"][0]
             x, y = hex_point(st["geometry"], q, r)
             self.actions.append(f"hex {q},{r}")
-            click_canvas(page, x, y)
+            click_canvas(page, x, y, touch=self.touch)
         elif st["pass"]:
             self._click(page, "button.sk-pass", "pass")
         else:
@@ -109,7 +111,7 @@ class KingdomDriver:
 
     def _click(self, page: Any, selector: str, what: str) -> None:
         self.actions.append(what)
-        page.locator(selector).first.click()
+        press(page.locator(selector).first, self.touch)
 
     def play_to_end(self, page: Any, max_steps: int = 600) -> int:
         """Play until the game is over; returns the number of actions."""

@@ -13,9 +13,8 @@ from typing import Any
 
 import numpy as np
 import pytest
-from avenue_driver import DRAW, NEXT, OVER, AvenueDriver
+from avenue_driver import DRAW, OVER, AvenueDriver, play_to_the_end
 from voila_harness import (
-    JS_HELPERS,
     assert_no_traceback,
     canvas_info,
     close_page,
@@ -28,17 +27,8 @@ pytestmark = pytest.mark.browser
 
 CODE = "AV-0000-001A"
 BOTS = "greedy,random"
-PEEK_ROUND = 2            # peek on the first card of this round
-ILLEGAL_AFTER = 3         # after this many roads, click an occupied cell once
-OCCUPIED = "That cell already has a road — pick an empty one."
 # Chromium offline cannot fetch Voila's FontAwesome CSS from its CDN; that is not our page failing.
 IGNORED_CONSOLE = ("Failed to load resource",)
-
-
-def sheet_hash(page: Any) -> int:
-    """A hash of every pixel of the composited sheet."""
-    return int(page.evaluate(JS_HELPERS + ";(() => { const i = window.__sk.info(); "
-                                          "return window.__sk.hash(0, 0, i.width, i.height); })()"))
 
 
 def breakdown_rows(page: Any) -> list[list[str]]:
@@ -60,13 +50,6 @@ def expected_rows(cli: dict[str, Any]) -> list[list[str]]:
     return out
 
 
-def round_shown(page: Any) -> tuple[int, str | None]:
-    """The round number and farm letter in the round line ('Round 2 of 5 · farm D must beat 3 …')."""
-    text = page.locator(".sk-info").inner_text()
-    m = re.search(r"Round (\d+) of \d+(?: · farm ([A-Z]))?", text)
-    return (int(m.group(1)), m.group(2)) if m else (0, None)
-
-
 def eventually(check: Any, what: str, timeout: float = 10) -> None:
     """Poll ``check()`` until true (the canvas message and the text updates arrive separately)."""
     deadline = time.monotonic() + timeout
@@ -84,62 +67,6 @@ def assert_fits_1280x800(page: Any, when: str) -> None:
 
 def page_errors(page_fixture: Any) -> list[str]:
     return [e for e in page_fixture.errors if not any(s in e for s in IGNORED_CONSOLE)]
-
-
-def play_to_the_end(p: Any, d: AvenueDriver) -> dict[str, Any]:
-    """Play the game through the page; check the peek and an illegal click on the way."""
-    seen: dict[str, Any] = {"peeked": None, "illegal": False}
-    for _ in range(300):
-        text = d.status(p)
-        if OVER.search(text):
-            return seen
-        if NEXT.search(text):
-            before_round = round_shown(p)[0]
-            d.press_next(p)
-            rnd, farm = round_shown(p)
-            if seen["peeked"] and rnd == PEEK_ROUND + 1 and before_round == PEEK_ROUND:
-                assert farm == seen["peeked"], f"peeked at farm {seen['peeked']}, round {rnd} flipped farm {farm}"
-            continue
-        assert DRAW.search(text), f"the status line should ask for a road: {text!r}"
-        legal = d.wait_my_turn(p)
-        assert p.locator(".sk-next").is_disabled(), "Next card must wait for your move"
-        if d.clicked:       # after Next card (now disabled) the focus is on the sheet, not dropped to the page
-            p.wait_for_function("() => { const cs = document.querySelectorAll('.sk-sheet canvas');"
-                                " return document.activeElement === cs[cs.length - 1]; }", timeout=15_000)
-        both = set(legal) & set(d.clicked)
-        assert not both, f"cells with your roads are shown as legal: {both}"
-        rnd, _ = round_shown(p)
-        if rnd == PEEK_ROUND and seen["peeked"] is None:
-            assert p.locator(".sk-peek").is_enabled()
-            d.peek(p)
-            p.wait_for_function("() => /next farm is/.test(document.querySelector('.sk-peekinfo').innerText)",
-                                timeout=15_000)
-            info = p.locator(".sk-peekinfo").inner_text()
-            m = re.search(r"next farm is ([A-Z])", info)
-            assert m, f"after a peek the table says which farm is next: {info!r}"
-            seen["peeked"] = m.group(1)
-            continue
-        if len(d.clicked) == ILLEGAL_AFTER and not seen["illegal"]:
-            click_an_occupied_cell(p, d)
-            seen["illegal"] = True
-        d.draw(p, *d.choose(legal))
-    raise AssertionError(f"the game did not end within 300 steps; status: {d.status(p)!r}")
-
-
-def click_an_occupied_cell(p: Any, d: AvenueDriver) -> None:
-    """Clicking a cell that has a road explains itself in the status line and changes nothing."""
-    row, col = d.clicked[0]
-    before_text, before_pixels = d.status(p), sheet_hash(p)
-    d.click_cell(p, row, col)
-    err = p.locator(".sk-status .sk-error")
-    err.wait_for(state="visible", timeout=15_000)
-    assert err.inner_text().strip() == OCCUPIED
-    status = d.status(p)
-    assert DRAW.search(status), f"after a refused click it is still your move: {status!r}"
-    assert status != before_text
-    p.wait_for_timeout(300)          # a stray redraw would arrive within this
-    assert sheet_hash(p) == before_pixels, "a refused click must not change the sheet"
-    assert_no_traceback(p)
 
 
 def test_play_a_seeded_game_to_the_end_then_save_replay_and_load(repo_server, page, artifacts, tmp_path):

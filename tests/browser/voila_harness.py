@@ -425,10 +425,50 @@ def region_pixels(page: Any, x: int, y: int, w: int, h: int) -> Any:
     return np.frombuffer(base64.b64decode(data), dtype=np.uint8).reshape(h, w, 4)
 
 
-def click_canvas(page: Any, x: float, y: float) -> None:
-    """A real mouse click (Playwright input) at canvas pixel (x, y)."""
-    p = page.evaluate(JS_HELPERS + ";(a) => window.__sk.clientPoint(a[0], a[1])", [x, y])
-    page.mouse.click(p["x"], p["y"])
+# Canvas pixel (x, y) of the canvas `sel` (its top layer) → page point. A point above or below the screen is
+# brought to the screen's middle first, as a person would scroll to it: Voila scrolls an inner box
+# (#rendered_cells), not the window, and scrollIntoView does nothing for a canvas (TABLE_CSS gives canvases a
+# huge negative scroll margin).
+JS_CANVAS_POINT = """([sel, x, y]) => {
+  const el = document.querySelector(sel);
+  if (!el) return null;
+  const cs = el.tagName === 'CANVAS' ? [el] : Array.from(el.querySelectorAll('canvas'));
+  const c = cs[cs.length - 1];
+  let r = c.getBoundingClientRect();
+  const py = r.top + y * r.height / c.height;
+  if (py < 0 || py > window.innerHeight) {
+    (document.querySelector('#rendered_cells') || document.scrollingElement).scrollTop += py - innerHeight / 2;
+    r = c.getBoundingClientRect();
+  }
+  return [r.left + x * r.width / c.width, r.top + y * r.height / c.height];
+}"""
+
+
+def scroll_to(page: Any, selector: str, top: float | None = None) -> None:
+    """Scroll Voila's page so ``selector`` is in the screen's middle, or with ``top`` that many px from its top."""
+    page.evaluate("""([s, top]) => { const r = document.querySelector(s).getBoundingClientRect();
+        const box = document.querySelector('#rendered_cells') || document.scrollingElement;
+        box.scrollTop += top === null ? (r.top + r.bottom - innerHeight) / 2 : r.top - top; }""", [selector, top])
+
+
+def click_canvas(page: Any, x: float, y: float, selector: str = ".sk-sheet", touch: bool = False) -> None:
+    """A real mouse click (Playwright input) at canvas pixel (x, y) of ``selector``, or with ``touch`` a tap of one
+    finger there (the page's context needs ``has_touch=True``)."""
+    p = page.evaluate(JS_CANVAS_POINT, [selector, x, y])
+    if p is None:
+        raise HarnessError(f"no canvas {selector} on the page")
+    if touch:
+        page.touchscreen.tap(p[0], p[1])
+    else:
+        page.mouse.click(p[0], p[1])
+
+
+def press(locator: Any, touch: bool = False, **kw: Any) -> None:
+    """Click a button (Playwright's locator) with the mouse, or with ``touch`` tap it."""
+    if touch:
+        locator.tap(**kw)
+    else:
+        locator.click(**kw)
 
 
 # ----- websocket traffic ------------------------------------------------------------------------
@@ -537,3 +577,52 @@ def at_screens(page: Any, anchor: str) -> Iterator[tuple[int, int]]:
         page.locator(anchor).first.evaluate("e => e.scrollIntoView({block: 'start'})")
         page.wait_for_timeout(200)
         yield w, h
+
+
+# ----- touch ------------------------------------------------------------------------------------------
+
+# Room to scroll the page by touch. ipycanvas cancels every touch on a canvas (preventDefault), so a swipe
+# that starts on one scrolls nothing: for each row of the page (every 4 px down Voila's scrolling box,
+# #rendered_cells, wherever it is scrolled to) the widest stretch that no canvas of a table covers, in px.
+JS_SWIPE_ROOM = """() => {
+  const box = document.querySelector('#rendered_cells') || document.scrollingElement;
+  const off = box.scrollTop - box.getBoundingClientRect().top, width = box.clientWidth;
+  const rects = Array.from(document.querySelectorAll('.sk-table canvas')).map((c) => c.getBoundingClientRect())
+    .filter((r) => r.width > 0 && r.height > 0);
+  let least = Infinity, at = 0;
+  for (let y = 0; y < box.scrollHeight; y += 4) {
+    const spans = rects.filter((r) => r.top + off <= y && y < r.bottom + off)
+      .map((r) => [Math.max(0, r.left), Math.min(width, r.right)]).sort((a, b) => a[0] - b[0]);
+    let x = 0, widest = 0;
+    for (const [a, b] of spans) { widest = Math.max(widest, a - x); x = Math.max(x, b); }
+    widest = Math.max(widest, width - x);
+    if (widest < least) { least = widest; at = y; }
+  }
+  return {least, at, width};
+}"""
+
+
+def swipe_room(page: Any) -> dict[str, float]:
+    """The narrowest room to start a swipe over all rows of the page: ``least`` px, in the row ``at`` px down."""
+    return dict(page.evaluate(JS_SWIPE_ROOM))
+
+
+def scroll_top(page: Any) -> float:
+    """How far Voila's page is scrolled (its #rendered_cells box scrolls, not the document)."""
+    return float(page.evaluate("() => { const b = document.querySelector('#rendered_cells');"
+                               " return b ? b.scrollTop : document.scrollingElement.scrollTop; }"))
+
+
+def swipe(page: Any, x: float, y0: float, y1: float, steps: int = 10) -> None:
+    """One finger down at (x, y0), moved to (x, y1) in ``steps`` (a frame apart), lifted: the browser's own touch
+    input (Chrome DevTools Protocol), as a phone's screen makes it."""
+    cdp = page.context.new_cdp_session(page)
+    try:
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchStart", "touchPoints": [{"x": x, "y": y0}]})
+        for i in range(1, steps + 1):
+            cdp.send("Input.dispatchTouchEvent",
+                     {"type": "touchMove", "touchPoints": [{"x": x, "y": y0 + (y1 - y0) * i / steps}]})
+            page.wait_for_timeout(16)
+        cdp.send("Input.dispatchTouchEvent", {"type": "touchEnd", "touchPoints": []})
+    finally:
+        cdp.detach()
