@@ -447,7 +447,7 @@ def test_nothing_is_drawn_before_a_browser_and_each_click_is_one_canvas_message(
     assert rec.count() == 1
 
 
-# ----- issue #15 §4: found by playing to the end --------------------------------------------------------------
+# ----- issue #15 part 4: found by playing to the end --------------------------------------------------------------
 
 def log_rows(t: KeyHarvestTable) -> list[tuple[str, str]]:
     return [(k, html.unescape(v)) for k, v in re.findall(r"<div class='sk-log-(\w+)'>(.*?)</div>", t.log.value)]

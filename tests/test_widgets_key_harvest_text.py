@@ -59,7 +59,7 @@ def test_the_action_reasons_are_the_engines():
     assert "Done: bid." in words.status_line(s, 0)
 
 
-# ----- issue #15 §4: the log, found by playing to the end ---------------------------------------------------
+# ----- issue #15 part 4: the log, found by playing to the end ---------------------------------------------------
 
 def lines_after_event(s) -> list[str]:
     """The log lines of everything journalled after the last event (its effects), in order."""

@@ -1,5 +1,5 @@
 """Taps play every table: a one-finger tap on a canvas is one click, a swipe or a pinch is none, and a
-mouse press echoing a tap is dropped (issue #15 §1; docs/architecture.md, "Touch").
+mouse press echoing a tap is dropped (issue #15 part 1; docs/architecture.md, "Touch").
 
 ipycanvas cancels the browser's touch events, so a phone makes no mouse click: the tables must read
 ``touch_start`` / ``touch_move`` / ``touch_end`` themselves. The events here are what ipycanvas 0.14

@@ -3,7 +3,8 @@
 from __future__ import annotations
 
 from abc import ABC, abstractmethod
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
+from dataclasses import dataclass
 from typing import Any, ClassVar, Protocol, runtime_checkable
 
 from sheetkit.core.errors import IllegalAction
@@ -117,6 +118,45 @@ class Bot(Protocol):
     name: str
 
     def act(self, state: GameState, player: int) -> Any: ...
+
+
+class Expert(Bot, Protocol):
+    """A strong bot that can also say what each of its candidate moves is worth (the skill panel's yardstick).
+
+    ``evaluate`` returns, for each action of ``actions`` (legal moves of ``player`` now), the expert's
+    estimate of ``player``'s final score after it, in points; it reads only ``state.view(player)``.
+    ``slow = True`` tells tables to let it think off the click path.
+    """
+
+    slow: bool
+
+    def evaluate(self, state: GameState, player: int, actions: Sequence[Any]) -> list[float]: ...
+
+
+@dataclass(frozen=True)
+class HindsightResult:
+    """The best score a player told the whole deal in advance was found to reach: "at least ``score``".
+
+    ``actions`` are that player's moves in order (they replay on the same deal); ``exact`` is True only
+    when the search was exhaustive, so ``score`` is the true optimum rather than a lower bound.
+    """
+
+    score: int
+    actions: tuple[Any, ...]
+    exact: bool = False
+
+
+class Hindsight(Protocol):
+    """A game's hindsight search: ``hindsight(state, player, opponents, budget)`` from a fresh state.
+
+    ``state`` is the game's first state (its deal fixed by the seed); ``opponents`` gives a bot per seat
+    (``None`` at ``player``'s own seat) who play as they would; ``budget`` scales the search (1.0 = the
+    documented default). Deterministic: the same inputs give the same result.
+    """
+
+    def __call__(
+        self, state: GameState, player: int, opponents: Sequence[Bot | None] = ..., budget: float = 1.0
+    ) -> HindsightResult: ...
 
 
 class ChoiceCodec(Protocol):

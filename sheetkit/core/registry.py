@@ -14,7 +14,7 @@ from importlib.metadata import entry_points
 from typing import Any
 
 from sheetkit.core.knobs import WhatIfSpec
-from sheetkit.core.protocol import Bot, ChoiceCodec, GameState
+from sheetkit.core.protocol import Bot, ChoiceCodec, GameState, Hindsight
 
 ENTRY_POINT_GROUP = "sheetkit.games"
 
@@ -50,6 +50,8 @@ class GameSpec:
     step_in: Callable[[dict[str, Any], int], dict[str, Any]] | None = None
     # The what-if explorer's knobs and the words its page speaks of this game; None: not in the explorer
     whatif: WhatIfSpec | None = None
+    # The hindsight search (the whole deal known in advance): the skill share's "luck" yardstick; None: none yet
+    hindsight: Hindsight | None = None
 
 
 _GAMES: dict[str, GameSpec] = {}

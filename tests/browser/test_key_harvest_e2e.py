@@ -143,7 +143,7 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     assert shown == expected(cli), f"page breakdown {shown} != CLI replay {expected(cli)}"
     p.locator(".sk-table").screenshot(path=str(artifacts / "key-harvest-finished.png"))
     # The end box fits the screen and shows every column of the breakdown, nothing scrolled out of sight (issue
-    # #15 §4: at 1280x800 a 421 px table in a 352 px box hid the counters); should a table ever be wider than a
+    # #15 part 4: at 1280x800 a 421 px table in a 352 px box hid the counters); should a table ever be wider than a
     # phone, its edge shows a shadow that says it scrolls.
     for w, h in ((1280, 800), (1024, 768), (390, 844)):
         p.set_viewport_size({"width": w, "height": h})

@@ -112,7 +112,7 @@ JS_ICON_OFFSET = """(sel) => { const b = document.querySelector(sel), i = b.quer
 
 def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_into_view(repo_server, browser,
                                                                                       artifacts):
-    """issue #15 §4: the town lies under your board on a phone, far below the counters; after a tap on a registry
+    """issue #15 part 4: the town lies under your board on a phone, far below the counters; after a tap on a registry
     tile the next step (your counters, Confirm bid) is on screen, and Confirm bid's icon sits on its text line."""
     with table_page(repo_server, browser, 390, 844) as (page, driver):
         st = page_state(page)
@@ -145,7 +145,7 @@ def test_on_a_phone_choosing_a_registry_tile_brings_your_counters_and_confirm_in
 
 
 def test_every_event_name_fits_its_space_on_the_town_board(browser):
-    """issue #15 §4: "Farmhands' holiday" was squeezed into its 41 px space; each line of each event's name, in
+    """issue #15 part 4: "Farmhands' holiday" was squeezed into its 41 px space; each line of each event's name, in
     the town's font as Chromium measures it, fits the space (the canvas would squeeze a wider one)."""
     page = browser.new_page()
     try:

@@ -1,4 +1,4 @@
-"""Touch screens play every table (issue #15 §1): a phone (390×844) and a tablet (1024×768) with a touch screen
+"""Touch screens play every table (issue #15 part 1): a phone (390×844) and a tablet (1024×768) with a touch screen
 (``has_touch``, ``is_mobile``) play by taps only — sheets, boards, the registry, the dice and every button —
 an Avenue game to its end, a Kingdom Maps game to its end (the phone; two turns on the tablet), a Key Harvest
 harvest, bid and buy. Each tap makes exactly one
