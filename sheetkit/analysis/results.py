@@ -18,8 +18,9 @@ A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-
   changed since) is refused after it, never counted as a different game.
 
 Only seat 0 is written down; the opponents are bots, re-run on decoding exactly as the table runs
-them: the same kinds in the same seats, each seeded with ``bot_seed(deal seed, seat)``, asked to move
-whenever seat 0 does not have to (the order ``widgets/table_base.py``'s tables use). Chance comes
+them with ``sheetkit.core.play`` (``advance``, ``seat_bots``): the same kinds in the same seats, each seeded
+with ``bot_seed(deal seed, seat)``, asked to move whenever seat 0 does not have to — the loop and the
+seats every table uses. Chance comes
 from the deal's seed. Bots must therefore be deterministic given their seed and the calls made to
 them — every sheetkit bot is (their randomness is a seeded ``make_rng``). ``result_code`` replays the
 game this way before it writes a code and refuses (asking for the record file instead) when the
@@ -38,13 +39,13 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
+from collections.abc import Callable, Iterable, Mapping, Sequence
 from dataclasses import dataclass, field
 from typing import Any
 
-from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.play import advance, bot_kind, bot_names, seat_bots
 from sheetkit.core.protocol import ChoiceCodec, GameState
 from sheetkit.core.records import parse_json, replay
 from sheetkit.core.registry import GameSpec, all_games, get_game
@@ -61,21 +62,25 @@ MAX_STEPS = 20_000         # table steps and moves in one replayed game (a guard
 
 
 # ----- the bots at a class table ---------------------------------------------------------------
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` for a deal — the one every sheetkit table gives it."""
-    return derive_seed(seed, "table-bot", seat)
+class _NoMoreMoves(IndexError):
+    """Seat 0 must move again but its moves (a code's, a file's) have run out."""
 
 
-def bot_names(kinds: Sequence[str]) -> list[str]:
-    """The bots' player names as a table writes them ('Greedy bot', 'Greedy bot 2', …)."""
-    names: list[str] = []
-    for kind in kinds:
-        base = f"{kind.title()} bot"
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base} {k}", k + 1
-        names.append(name)
-    return names
+def _played(state: GameState, choose: Callable[[GameState], Any], bots: Mapping[int, Any]) -> GameState:
+    """Play ``state`` to its end as a table does: seat 0's moves by ``choose(state)`` (all of them first at a
+    simultaneous step, as a person at a table makes them), the other seats by ``bots``."""
+    def seat_zero(now: GameState, _: int) -> Any:
+        try:
+            return choose(now)
+        except StopIteration:      # it would end the play loop quietly: say it
+            raise _NoMoreMoves("seat 0's moves ran out") from None
+
+    for n, _ in enumerate(advance(state, bots, people={0}, person_move=seat_zero), start=1):
+        if n > MAX_STEPS:
+            raise RecordError(f"the game did not end within {MAX_STEPS} steps")
+    if not state.is_terminal():
+        raise RecordError("the game stopped with nobody to move")
+    return state
 
 
 def play_as_table(game: str, seed: int, student: str = "random", bots: Sequence[str] = (),
@@ -87,18 +92,7 @@ def play_as_table(game: str, seed: int, student: str = "random", bots: Sequence[
     spec = get_game(game)
     state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
     me = spec.bots[student](seed=student_seed)
-    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state
-        if state.is_chance_node():
-            state.apply_chance()
-        elif 0 in state.current_players():
-            state.apply(0, me.act(state, 0))
-        else:
-            for p in state.current_players():
-                state.apply(p, others[p].act(state, p))
-    raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+    return _played(state, lambda now: me.act(now, 0), seat_bots(spec.bots, bots, seed))
 
 
 def bot_letters(spec: GameSpec) -> dict[str, str]:
@@ -167,22 +161,7 @@ def codec_of(spec: GameSpec) -> ChoiceCodec:
 def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any) -> GameState:
     """Play the deal: chance from the seed, bots as a table runs them, seat 0's moves by ``choose(state)``."""
     state = _deal_state(spec, gc, kinds)
-    bots = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(kinds, start=1)}
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state
-        if state.is_chance_node():
-            state.apply_chance()
-            continue
-        current = state.current_players()
-        if not current:
-            raise RecordError("the game stopped with nobody to move")
-        if 0 in current:
-            state.apply(0, choose(state))
-        else:
-            for p in current:
-                state.apply(p, bots[p].act(state, p))
-    raise RecordError("the game did not end")
+    return _played(state, choose, seat_bots(spec.bots, kinds, gc.seed))
 
 
 # ----- writing a code -----------------------------------------------------------------------------
@@ -423,7 +402,7 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
 
     try:
         state = _drive(spec, gc, kinds, lambda now: codec.decode(now, 0, read))
-    except (IllegalAction, KeyError, ValueError, IndexError, StopIteration) as e:
+    except (IllegalAction, KeyError, ValueError, IndexError) as e:
         raise RecordError(f"could not be replayed ({shorten(str(e), 80)})") from None
     if value:
         raise RecordError("damaged — it holds more moves than the game has")
@@ -451,7 +430,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     spec = _spec_for(gc.prefix)
     kinds = []
     for who in state.players[1:]:
-        kind = next((k for k in spec.bots if who in bot_names([k] * 4)), None)
+        kind = bot_kind(who, spec.bots)
         if kind is None:
             raise RecordError(f"{shorten(who, 30)!r} is not a sheetkit bot — class games are played "
                               "solo or against bots")
@@ -465,7 +444,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     mine = iter([spec.parse_action(e["action"], "action") for e in state.log if e.get("player") == 0])
     try:
         again = _drive(spec, gc, kinds, lambda _state: next(mine))
-    except StopIteration:
+    except _NoMoreMoves:
         raise RecordError("the bots' moves in this file are not what the bots play on this deal") from None
     if _moves_by_player(again.log) != _moves_by_player(state.log):
         raise RecordError("the bots' moves in this file are not what the bots play on this deal")
