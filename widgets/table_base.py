@@ -8,14 +8,17 @@ records load through the engine's checked replay, and analysis listeners never b
 
 from __future__ import annotations
 
+import asyncio
 import base64
 import contextlib
 import functools
 import html
 import json
 import os
+import threading
 import traceback
 from collections.abc import Callable, Hashable, Mapping, Sequence
+from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
@@ -23,8 +26,8 @@ from sheetkit.widgets.canvas import batch, step_aside
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
 from sheetkit.analysis.results import result_code
-from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.play import Step, advance, bot_kind, bot_label, bot_names, seat_bots
 from sheetkit.core.protocol import GameState
 from sheetkit.core.records import dumps, parse_json, replay
 
@@ -99,6 +102,9 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
+        if self._thinking is not None and not self._allowed_while_thinking(fn.__name__):
+            self._fail(f"Please wait: {self._thinking.name} is still thinking.")
+            return None
         try:
             pressed = next((a for a in args if isinstance(a, W.Button)), None)
             turn = self._turn_key() if pressed is not None else None
@@ -123,24 +129,18 @@ def guarded(fn: F) -> F:
     return run  # type: ignore[return-value]
 
 
-def bot_names(kinds: Sequence[str], labels: Mapping[str, str]) -> list[str]:
-    """'Greedy bot', 'Greedy bot 2'... one name per bot."""
-    names: list[str] = []
-    for kind in kinds:
-        base = labels.get(kind, f"{kind.title()} bot")
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base} {k}", k + 1
-        names.append(name)
-    return names
+@dataclass
+class Thought:
+    """A slow bot thinking on a worker thread: whose move, on which game and at which point of it."""
 
-
-def bot_kind(name: str, labels: Mapping[str, str]) -> str | None:
-    """The bot kind behind a player name written by a table ('Greedy bot 2' → 'greedy')."""
-    for kind, label in labels.items():
-        if name == label or (name.startswith(label + " ") and name[len(label) + 1:].isdigit()):
-            return kind
-    return None
+    seat: int
+    name: str
+    game: GameState
+    at: int                                  # the log's length when it began (a stale answer is dropped)
+    moves: int | None                        # bot moves still allowed in this stretch (None: no cap)
+    action: Any = None
+    error: str | None = None
+    done: threading.Event = field(default_factory=threading.Event)
 
 
 class GameTable:
@@ -149,14 +149,19 @@ class GameTable:
     GAME: ClassVar[str]                      # registry name, also the saved file's prefix
     TITLE: ClassVar[str]                     # "Avenue"
     CODE_EXAMPLE: ClassVar[str]              # "AV-0000-001A"
-    BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class
-    BOT_LABELS: ClassVar[Mapping[str, str]]  # kind -> player name
+    BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class (its player name: core.play.bot_label)
     FRIENDLY: ClassVar[Mapping[str, str]] = {}   # IllegalAction.code -> friendlier words
-    # The "New game against…" choices: (label, bot kinds), solo first.
+    # The "New game against…" choices: (label, bot kinds), solo first; one "vs <kind> bot" for every kind in
+    # BOTS joins them (opponent_options), so a newly registered bot is offered everywhere at once.
     OPPONENTS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("solo", ()),)
     SHARE_WHAT: ClassVar[str] = "this deal"
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
     _serial: int = 0    # renders so far, in the status line and the hidden state (tables that count them)
+    _thinking: Thought | None = None   # a slow bot's move being worked out off the click path
+    # Handlers that still run while a slow bot thinks: they replace the game (dropping the thought), save it,
+    # or redraw a canvas a browser just showed (every ``_redraw…``). Every other click is refused politely.
+    WHILE_THINKING: ClassVar[frozenset[str]] = frozenset({"_on_new", "_on_again", "_on_play_code", "_on_upload",
+                                                          "_on_save"})
 
     # Set by the subclass's _build: the player's sheet view (with a SheetCanvas ``canvas``) and the widgets.
     sheet: Any
@@ -287,9 +292,17 @@ class GameTable:
         """Bring the text widgets and buttons in line with the state."""
         raise NotImplementedError
 
-    def _advance(self) -> list[str]:
-        """Let the bots and the table move on until you must act; the events on the way."""
-        raise NotImplementedError
+    def _step_events(self, step: Step) -> list[str]:
+        """The events (for ``on_change`` listeners) one step of the table or of a bot makes."""
+        return []
+
+    def _person_move(self, state: GameState, p: int) -> Any:
+        """A move to make for person ``p`` without asking (their only move is a pass), or None: wait for them."""
+        return None
+
+    def _person_seats(self) -> set[int]:
+        """The seats people play at this screen."""
+        return {p for p in range(self.state.num_players) if p == ME or self._human_seat(self.state, p)}
 
     def _moves_on(self, state: GameState) -> bool:
         """True when a loaded game should move on by itself at once (not at your next button)."""
@@ -310,7 +323,7 @@ class GameTable:
     def _first_state(self, code: str | None, kinds: list[str], seed: int | None, variant: str,
                      record: dict[str, Any] | str | None, problems: list[str]) -> tuple[GameState, bool]:
         """The game to start with, and whether it came from ``record``; problems become words."""
-        players = [self.name, *bot_names(kinds, self.BOT_LABELS)]
+        players = [self.name, *bot_names(kinds)]
         if record is not None:
             try:
                 return self._replay(record), True
@@ -371,7 +384,7 @@ class GameTable:
     def _on_new(self, _: Any = None) -> None:
         if self._confirmed("new", "A new game", "New game"):
             kinds = list(self.opponents_pick.value)
-            self._adopt(self._new_game([self.name, *bot_names(kinds, self.BOT_LABELS)], variant=self.variant))
+            self._adopt(self._new_game([self.name, *bot_names(kinds)], variant=self.variant))
 
     @guarded
     def _on_again(self, _: Any = None) -> None:
@@ -443,19 +456,20 @@ class GameTable:
         """Make ``state`` the table's game: bots for the other seats, views for its setup, moved on to you."""
         old = self.state
         self.state = state
-        self.bots = {}
-        self.bot_kinds = []
+        self._thinking = None          # a slow bot still thinking about the old game: its answer is dropped
         self._reset_choices()
         unknown = []
+        kinds: dict[int, str] = {}
         for p in range(state.num_players):
             if p == ME or self._human_seat(state, p):
                 continue
-            kind = bot_kind(state.players[p], self.BOT_LABELS)
+            kind = bot_kind(state.players[p], self.BOTS)
             if kind is None:
                 unknown.append(state.players[p])
                 kind = "greedy"
-            self.bot_kinds.append(kind)
-            self.bots[p] = self.BOTS[kind](seed=derive_seed(state.seed or 0, "table-bot", p))
+            kinds[p] = kind
+        self.bot_kinds = list(kinds.values())
+        self.bots = seat_bots(self.BOTS, kinds, state.seed)
         self._renew_views(old, state)
         self._show_opponents_choice()
         self.download.value = ""
@@ -470,12 +484,115 @@ class GameTable:
     def _show_opponents_choice(self) -> None:
         """Preselect the table's current bots for the next New game (adding them when no choice matches)."""
         now = tuple(self.bot_kinds)
-        options = list(self.OPPONENTS)
+        options = self.opponent_options()
         if now not in [kinds for _, kinds in options]:
             options.append((f"vs {', '.join(now)}", now))
         if list(self.opponents_pick.options) != options:
             self.opponents_pick.options = options
         self.opponents_pick.value = now
+
+    @classmethod
+    def opponent_options(cls) -> list[tuple[str, tuple[str, ...]]]:
+        """The "New game against…" menu: the table's choices, with one "vs <kind> bot" for every kind in BOTS."""
+        options = list(cls.OPPONENTS)
+        singles = [i for i, (_, kinds) in enumerate(options) if len(kinds) == 1]
+        at = (singles[-1] if singles else 0) + 1
+        for kind in cls.BOTS:
+            if (kind,) not in [kinds for _, kinds in options]:
+                options.insert(at, (f"vs {bot_label(kind).lower()}", (kind,)))
+                at += 1
+        return options
+
+    # ----- the bots move: fast ones at once, slow ones off the click path ----------------------
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
+        """Let the table and the bots move on until a person must act; the events on the way.
+
+        A slow bot (``slow = True``) is not asked here: the loop stops at its seat and it thinks on a worker
+        thread (``_think``) while the table stays live. ``moves`` caps the bots' moves, ``flip=False`` stops
+        at the next table step (a person flips the card).
+        """
+        st = self.state
+        people = self._person_seats()
+        slow = {p for p, bot in self.bots.items() if getattr(bot, "slow", False)}
+        events: list[str] = []
+        made = 0
+        for step in advance(st, self.bots, people=people | slow, moves=moves, flip=flip,
+                            person_move=self._person_move):
+            made += step.player is not None and step.player not in people
+            events += self._step_events(step)
+        left = None if moves is None else moves - made
+        if st.is_terminal():
+            events.append("over")
+        elif left != 0 and not st.is_chance_node():
+            current = st.current_players()
+            seat = next((p for p in current if p in slow), None)
+            if seat is not None and not people.intersection(current):
+                self._think(seat, left)
+        return events
+
+    def _think(self, seat: int, moves: int | None) -> None:
+        """Let the slow bot at ``seat`` work out its move on a worker thread (on a copy of the game); the kernel's
+        event loop applies it (``_finish_thinking``), or ``wait_for_bots`` where there is no loop (tests)."""
+        bot, game = self.bots[seat], self.state
+        thought = Thought(seat, game.players[seat], game, len(game.log), moves)
+        copy = game.clone()
+        try:
+            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+        except RuntimeError:
+            loop = None
+
+        def work() -> None:
+            try:
+                thought.action = bot.act(copy, seat)
+            except Exception:  # reported on the kernel's thread, in the status line
+                thought.error = traceback.format_exc()
+            thought.done.set()
+            if loop is not None:
+                # widgets change on the kernel's thread only: the thread hands the move over
+                with contextlib.suppress(RuntimeError):     # the kernel is shutting down
+                    loop.call_soon_threadsafe(self._finish_thinking, thought)
+
+        self._thinking = thought
+        threading.Thread(target=work, name=f"sheetkit-{self.GAME}-bot-{seat}", daemon=True).start()
+
+    def _finish_thinking(self, thought: Thought) -> None:
+        """On the kernel's thread: apply a slow bot's move, if the table still waits for it, and move on."""
+        if self._thinking is not thought:
+            return                   # already applied (wait_for_bots), or the game was replaced meanwhile
+        self._thinking = None
+        if thought.game is not self.state or len(self.state.log) != thought.at:
+            return
+        self._apply_thought(thought)
+
+    @guarded
+    def _apply_thought(self, thought: Thought) -> None:
+        if thought.error is not None:
+            self.last_error = thought.error
+            self._fail(f"{thought.name} could not decide (a bug in the bot). Your game is kept — you can Save it.")
+            return
+        st, seat = self.state, thought.seat
+        st.apply(seat, thought.action)
+        events = [*self._step_events(Step(seat, thought.action)), "move"]
+        events += self._advance(None if thought.moves is None else thought.moves - 1)
+        self._error = None
+        self._render(events)
+
+    @classmethod
+    def _allowed_while_thinking(cls, handler: str) -> bool:
+        return handler in cls.WHILE_THINKING or handler.startswith("_redraw")
+
+    @property
+    def bot_thinking(self) -> str | None:
+        """The name of the slow bot thinking now, or None."""
+        return None if self._thinking is None else self._thinking.name
+
+    def wait_for_bots(self, timeout: float = 60.0) -> None:
+        """Wait until no slow bot is thinking and apply their moves (tests and scripts; a page needs no waiting)."""
+        while self._thinking is not None:
+            thought = self._thinking
+            if not thought.done.wait(timeout):
+                raise TimeoutError(f"{thought.name} is still thinking after {timeout:g} s")
+            self._finish_thinking(thought)
 
     # ----- the bots' small sheets -----------------------------------------------------------
     @staticmethod
@@ -540,6 +657,8 @@ class GameTable:
             note = f"<span class='sk-error'>{html.escape(err)}</span> "
         elif message:
             note = f"<b>{html.escape(message)}</b> "
+        if self._thinking is not None:
+            line = f"{self._thinking.name} is thinking…"
         # The serial of the render this line belongs to: a driver that saw the hidden state move on waits
         # for the line of the same render (the two are separate widget messages).
         return f"<div data-serial='{self._serial}'>{note}{html.escape(line)}</div>"
@@ -617,7 +736,7 @@ class GameTable:
         self.play_code_button.on_click(self._on_play_code)
         self.new_button = button("New game", "sk-new", "plus", new_tip)
         self.new_button.on_click(self._on_new)
-        self.opponents_pick = W.Dropdown(options=list(self.OPPONENTS), value=(),
+        self.opponents_pick = W.Dropdown(options=self.opponent_options(), value=(),
                                          tooltip="Who plays the next New game with you",
                                          layout=W.Layout(width="140px", flex="0 0 auto"))
         self.opponents_pick.add_class("sk-opponents-pick")

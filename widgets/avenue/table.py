@@ -19,8 +19,8 @@ from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.table_base import LOG_LINES, ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
 
-from sheetkit.analysis.avenue_review import BOT_LABELS
 from sheetkit.core.errors import IllegalAction
+from sheetkit.core.play import Step
 from sheetkit.games.avenue import BOTS, AvenueState, Draw, Pass, Peek, new_game
 
 # Friendlier words for the engine's refusals (keyed by IllegalAction.code); the engine's own
@@ -46,12 +46,12 @@ class AvenueTable(GameTable):
     TITLE = "Avenue"
     CODE_EXAMPLE = "AV-0000-001A"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ("greedy",)
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same cards in the same order"
-    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),
+    _rounds_scored = 0       # your rounds scored when the table last moved on ("round" events)
+    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),    # and one "vs … bot" for every other kind
                  ("vs 2 bots", ("greedy", "random")),
                  ("vs 3 bots", ("random", "greedy", "montecarlo")))
 
@@ -205,40 +205,26 @@ class AvenueTable(GameTable):
 
     # ----- game flow ------------------------------------------------------------------------
     def _after_my_move(self) -> None:
-        st = self.state
-        for p in st.current_players():
-            if p != ME and p in self.bots:
-                st.apply(p, self.bots[p].act(st, p))
-        events = ["move"]
-        if self.auto_next.value and st.is_chance_node() and not st.is_terminal():
-            events += self._advance()
+        """The bots draw on the same card; with the auto-flip on, the table goes on to your next card."""
+        events = ["move", *self._advance(flip=self.auto_next.value)]
         self._error = None
         self._render(events)
 
-    def _advance(self) -> list[str]:
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
         """Move the table on until you must act (or the game ends); which rounds ended on the way."""
-        st = self.state
-        events: list[str] = []
-        while not st.is_terminal():
-            if st.is_chance_node():
-                scored = len(st.boxes[ME])
-                st.apply_chance()
-                if len(st.boxes[ME]) > scored:
-                    events.append("round")
-                continue
-            if st.legal_actions(ME) == [Pass()]:     # nothing to choose: the engine allows only a pass
-                st.apply(ME, Pass())
-                for p in st.current_players():
-                    if p in self.bots:
-                        st.apply(p, self.bots[p].act(st, p))
-                continue
-            if ME in st.current_players():
-                break
-            for p in st.current_players():          # players other than you with no bot (loaded records)
-                st.apply(p, self.bots[p].act(st, p) if p in self.bots else st.legal_actions(p)[0])
-        if st.is_terminal():
-            events.append("over")
-        return events
+        self._rounds_scored = len(self.state.boxes[ME])
+        return super()._advance(moves, flip)
+
+    def _step_events(self, step: Step) -> list[str]:
+        scored = len(self.state.boxes[ME])
+        if step.chance and scored > self._rounds_scored:
+            self._rounds_scored = scored
+            return ["round"]
+        return []
+
+    def _person_move(self, state: AvenueState, p: int) -> Any:  # type: ignore[override]
+        """Nothing to choose: the engine allows you only a pass."""
+        return Pass() if state.legal_actions(p) == [Pass()] else None
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded

@@ -33,7 +33,6 @@ from sheetkit.widgets.table_base import (
     ME,
     TABLE_CSS,
     GameTable,
-    bot_kind,
     button,
     guarded,
     html_widget,
@@ -41,11 +40,11 @@ from sheetkit.widgets.table_base import (
 )
 
 from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.core.play import Step, bot_kind, bot_label
 from sheetkit.games.key_harvest import BOTS, CODES, CROPS, Bid, Buy, Choose, EndTurn, Harvest, KeyHarvestState, new_game
 from sheetkit.games.key_harvest.moves import PlaceWorker, RemoveWorker
 from sheetkit.games.key_harvest.workers import WORKERS
 
-BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
 NO_BID = (0, 0, 0, 0, 0)
 
 FRIENDLY = {
@@ -155,7 +154,6 @@ class KeyHarvestTable(GameTable):
     TITLE = "Key Harvest"
     CODE_EXAMPLE = "KH-0000-0001"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ("greedy", "greedy")
     SHARE_WHAT = "this deal"
@@ -208,7 +206,7 @@ class KeyHarvestTable(GameTable):
         if self._people and players[0] == self.name and players[1:1 + len(self._people)] != self._people:
             players = [players[0], *self._people, *players[1:]]
         if len(players) < 2:          # Key Harvest needs 2–4 players: a lone player gets a greedy bot
-            players.append(BOT_LABELS["greedy"])
+            players.append(bot_label("greedy"))
         if len(players) > 4:
             raise RecordError("Key Harvest takes 2 to 4 players")
         try:
@@ -220,7 +218,7 @@ class KeyHarvestTable(GameTable):
 
     def _human_seat(self, state: Any, p: int) -> bool:
         """A seat whose name is not a bot's is a person at this screen (pass-and-play)."""
-        return bot_kind(state.players[p], self.BOT_LABELS) is None
+        return bot_kind(state.players[p], self.BOTS) is None
 
     def humans(self) -> list[int]:
         """The seats played by people at this screen."""
@@ -621,7 +619,7 @@ class KeyHarvestTable(GameTable):
 
     @guarded
     def _on_next(self, _: Any = None) -> None:
-        events = self._advance(steps=1)
+        events = self._advance(moves=1)
         self._error = None
         self._render(events)
 
@@ -674,36 +672,23 @@ class KeyHarvestTable(GameTable):
         self._error = None
         self._render(events)
 
-    def _advance(self, steps: int | None = None) -> list[str]:
-        """Let the table and the bots move on until a person must act (``steps``: at most that many bot moves)."""
-        st = self.state
-        events: list[str] = []
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
+        """Let the table and the bots move on until a person must act (``moves``: at most that many bot moves; none
+        while the bots' moves are shown one at a time, with ``auto`` off)."""
         auto = self.auto.value if hasattr(self, "auto") else self._auto_default
-        moved = 0
+        st = self.state
+        events = super()._advance(0 if moves is None and not auto else moves, flip)
+        cur = st.current_players()
         humans = self.humans()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                st.apply_chance()
-                continue
-            cur = st.current_players()
-            if not cur:
-                break
+        if not st.is_terminal() and cur and cur[0] in humans:
             p = cur[0]
-            if p in humans:
-                # pass-and-play: the screen shows a person's counters only after they said they are at it
-                if p != self.viewer or (len(humans) > 1 and self._screen_open != p):
-                    self._handoff = p
-                break
-            if (not auto and steps is None) or (steps is not None and moved >= steps):
-                break
-            bot = self.bots.get(p)
-            st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
-            moved += 1
-        if moved:
-            events.append("move")
-        if st.is_terminal():
-            events.append("over")
+            # pass-and-play: the screen shows a person's counters only after they said they are at it
+            if p != self.viewer or (len(humans) > 1 and self._screen_open != p):
+                self._handoff = p
         return events
+
+    def _step_events(self, step: Step) -> list[str]:
+        return [] if step.chance else ["move"]
 
     def _redraw_quietly(self) -> None:
         self._error = None

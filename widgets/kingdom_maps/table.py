@@ -36,11 +36,11 @@ from sheetkit.widgets.table_base import (
 )
 
 from sheetkit.core.errors import IllegalAction
+from sheetkit.core.play import Step
 from sheetkit.games.kingdom_maps import BOTS, TERRAINS, Announce, Bank, KingdomState, Pass, Pick, Place, Power, new_game
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.terrains import terrain_name
 
-BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
 MAX_DICE = 3
 
 # Friendlier words for some of the engine's refusals (keyed by IllegalAction.code); the engine's
@@ -118,7 +118,6 @@ class KingdomTable(GameTable):
     TITLE = "Kingdom Maps"
     CODE_EXAMPLE = "KM-0000-0005"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ()
     SHARE_WHAT = "these dice"
@@ -446,24 +445,8 @@ class KingdomTable(GameTable):
         self._error = None
         self._render(["move"])
 
-    def _advance(self) -> list[str]:
-        """Let the bots act and the table roll until you must act (or the game ends)."""
-        st = self.state
-        events: list[str] = []
-        while not st.is_terminal():
-            if st.is_chance_node():
-                if st.apply_chance().get("chance") == "roll":
-                    events.append("turn")
-                continue
-            current = st.current_players()
-            if ME in current:
-                break
-            for p in current:
-                bot = self.bots.get(p)
-                st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
-        if st.is_terminal():
-            events.append("over")
-        return events
+    def _step_events(self, step: Step) -> list[str]:
+        return ["turn"] if step.chance and step.entry.get("chance") == "roll" else []
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded
