@@ -138,6 +138,7 @@ class Thought:
     game: GameState
     at: int                                  # the log's length when it began (a stale answer is dropped)
     moves: int | None                        # bot moves still allowed in this stretch (None: no cap)
+    flip: bool                               # whether this stretch goes on past a table step
     action: Any = None
     error: str | None = None
     done: threading.Event = field(default_factory=threading.Event)
@@ -527,14 +528,14 @@ class GameTable:
             current = st.current_players()
             seat = next((p for p in current if p in slow), None)
             if seat is not None and not people.intersection(current):
-                self._think(seat, left)
+                self._think(seat, left, flip)
         return events
 
-    def _think(self, seat: int, moves: int | None) -> None:
+    def _think(self, seat: int, moves: int | None, flip: bool) -> None:
         """Let the slow bot at ``seat`` work out its move on a worker thread (on a copy of the game); the kernel's
         event loop applies it (``_finish_thinking``), or ``wait_for_bots`` where there is no loop (tests)."""
         bot, game = self.bots[seat], self.state
-        thought = Thought(seat, game.players[seat], game, len(game.log), moves)
+        thought = Thought(seat, game.players[seat], game, len(game.log), moves, flip)
         copy = game.clone()
         try:
             loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
@@ -573,7 +574,7 @@ class GameTable:
         st, seat = self.state, thought.seat
         st.apply(seat, thought.action)
         events = [*self._step_events(Step(seat, thought.action)), "move"]
-        events += self._advance(None if thought.moves is None else thought.moves - 1)
+        events += self._advance(None if thought.moves is None else thought.moves - 1, thought.flip)
         self._error = None
         self._render(events)
 
