@@ -8,6 +8,7 @@ in the game's BOTS for the test only.
 from __future__ import annotations
 
 import asyncio
+import re
 import threading
 
 import slow_bots
@@ -40,7 +41,7 @@ def test_avenue_slow_bot_thinks_while_the_table_stays_live(monkeypatch):
     log = list(t.state.log)
 
     t.next_button.click()                               # refused, politely
-    assert "Please wait: Slow bot is still thinking." in t.status_text
+    assert "Not yet: wait for the bot's move. Slow bot is thinking…" in t.status_text
     other = next(a for a in t.state.legal_actions(0) if isinstance(a, Draw)) if t.state.legal_actions(0) else mine
     t.click_cell(other.row, other.col)
     assert t.state.log == log and t.bot_thinking == "Slow bot"
@@ -123,7 +124,7 @@ def test_key_harvest_slow_bot_thinks_on_its_turn_and_your_buttons_wait(monkeypat
     assert "Slow bot is thinking…" in t.status_text
     log = list(t.state.log)
     t.end_turn_button.click()
-    assert t.state.log == log and "Please wait: Slow bot is still thinking." in t.status_text
+    assert t.state.log == log and "Not yet: wait for the bot's move. Slow bot is thinking…" in t.status_text
     gate.set()
     t.wait_for_bots()
     assert t.bot_thinking is None and len(t.state.log) > len(log)
@@ -157,3 +158,31 @@ def kingdom_text_awaiting(t: KingdomTable) -> bool:
     from sheetkit.widgets.kingdom_maps import text
 
     return text.awaiting_confirm(t.state, 0)
+
+
+def test_the_result_code_is_worked_out_off_the_click_path_with_a_slow_bot(monkeypatch):
+    """At the end the code replays the slow bot's game: "working it out…" at once, the code after, worked out on a
+    worker thread (no loop runs here, so it shows only once the test takes it)."""
+    from sheetkit.analysis.results import ClassDeal, read_result_code
+
+    slow = slow_bots.register(avenue.BOTS, avenue.GreedyBot, monkeypatch, delay=0.0)
+    t = AvenueTable(bots=("slow",), seed=8)
+    for _ in range(200):
+        if t.state.is_terminal():
+            break
+        if t.state.is_chance_node():
+            t.next_button.click()
+        else:
+            legal = [a for a in t.state.legal_actions(0) if isinstance(a, Draw)]
+            t.click_cell(legal[0].row, legal[0].col) if legal else t.next_button.click()
+        if t.state.is_terminal():
+            break
+        t.wait_for_bots()
+    assert t.state.is_terminal()
+    assert "working it out" in t.result_code.value
+    t.wait_for_bots()
+    assert "Result code:" in t.result_code.value, t.result_code.value
+    code = re.search(r"<code[^>]*>([^<]+)</code>", t.result_code.value).group(1)
+    got = read_result_code(code, ClassDeal(t.state.game_code(), ("slow",)))
+    assert got.score == t.state.scores()[0]
+    assert "sheetkit-avenue-code" in slow.threads

@@ -103,7 +103,7 @@ def guarded(fn: F) -> F:
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
         if self._thinking is not None and not self._allowed_while_thinking(fn.__name__):
-            self._fail(f"Please wait: {self._thinking.name} is still thinking.")
+            self._fail("Not yet: wait for the bot's move")     # the line after it says who is thinking
             return None
         try:
             pressed = next((a for a in args if isinstance(a, W.Button)), None)
@@ -130,6 +130,38 @@ def guarded(fn: F) -> F:
 
 
 @dataclass
+class Job:
+    """Work done on a worker thread whose answer the kernel's thread takes (a slow bot's move, a result code)."""
+
+    result: Any = None
+    error: str | None = None                 # the traceback, when the work failed
+    done: threading.Event = field(default_factory=threading.Event)
+
+
+def off_click_path(work: Callable[[], Any], finish: Callable[[Job], None], name: str) -> Job:
+    """Run ``work`` on a worker thread, then ``finish(job)`` on the kernel's event loop: widgets change on the
+    kernel's thread only. With no loop running (tests, scripts) nobody calls ``finish``: wait for ``job.done``."""
+    try:
+        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
+    except RuntimeError:
+        loop = None
+    job = Job()
+
+    def run() -> None:
+        try:
+            job.result = work()
+        except Exception:  # reported on the kernel's thread
+            job.error = traceback.format_exc()
+        job.done.set()
+        if loop is not None:
+            with contextlib.suppress(RuntimeError):     # the kernel is shutting down
+                loop.call_soon_threadsafe(finish, job)
+
+    threading.Thread(target=run, name=name, daemon=True).start()
+    return job
+
+
+@dataclass
 class Thought:
     """A slow bot thinking on a worker thread: whose move, on which game and at which point of it."""
 
@@ -139,9 +171,7 @@ class Thought:
     at: int                                  # the log's length when it began (a stale answer is dropped)
     moves: int | None                        # bot moves still allowed in this stretch (None: no cap)
     flip: bool                               # whether this stretch goes on past a table step
-    action: Any = None
-    error: str | None = None
-    done: threading.Event = field(default_factory=threading.Event)
+    job: Job = field(default_factory=Job)
 
 
 class GameTable:
@@ -159,6 +189,8 @@ class GameTable:
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
     _serial: int = 0    # renders so far, in the status line and the hidden state (tables that count them)
     _thinking: Thought | None = None   # a slow bot's move being worked out off the click path
+    _code_job: Job | None = None       # the result code being worked out off the click path (slow bots)
+    _result_key: Any = None            # the finished game whose result code is shown
     # Handlers that still run while a slow bot thinks: they replace the game (dropping the thought), save it,
     # or redraw a canvas a browser just showed (every ``_redraw…``). Every other click is refused politely.
     WHILE_THINKING: ClassVar[frozenset[str]] = frozenset({"_on_new", "_on_again", "_on_play_code", "_on_upload",
@@ -532,29 +564,14 @@ class GameTable:
         return events
 
     def _think(self, seat: int, moves: int | None, flip: bool) -> None:
-        """Let the slow bot at ``seat`` work out its move on a worker thread (on a copy of the game); the kernel's
-        event loop applies it (``_finish_thinking``), or ``wait_for_bots`` where there is no loop (tests)."""
+        """Let the slow bot at ``seat`` work out its move on a worker thread, on a copy of the game; the kernel's
+        event loop applies it (``_finish_thinking``), or ``wait_for_bots`` where no loop runs (tests)."""
         bot, game = self.bots[seat], self.state
         thought = Thought(seat, game.players[seat], game, len(game.log), moves, flip)
         copy = game.clone()
-        try:
-            loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-        except RuntimeError:
-            loop = None
-
-        def work() -> None:
-            try:
-                thought.action = bot.act(copy, seat)
-            except Exception:  # reported on the kernel's thread, in the status line
-                thought.error = traceback.format_exc()
-            thought.done.set()
-            if loop is not None:
-                # widgets change on the kernel's thread only: the thread hands the move over
-                with contextlib.suppress(RuntimeError):     # the kernel is shutting down
-                    loop.call_soon_threadsafe(self._finish_thinking, thought)
-
         self._thinking = thought
-        threading.Thread(target=work, name=f"sheetkit-{self.GAME}-bot-{seat}", daemon=True).start()
+        thought.job = off_click_path(lambda: bot.act(copy, seat), lambda _: self._finish_thinking(thought),
+                                     f"sheetkit-{self.GAME}-bot-{seat}")
 
     def _finish_thinking(self, thought: Thought) -> None:
         """On the kernel's thread: apply a slow bot's move, if the table still waits for it, and move on."""
@@ -567,13 +584,13 @@ class GameTable:
 
     @guarded
     def _apply_thought(self, thought: Thought) -> None:
-        if thought.error is not None:
-            self.last_error = thought.error
+        if thought.job.error is not None:
+            self.last_error = thought.job.error
             self._fail(f"{thought.name} could not decide (a bug in the bot). Your game is kept — you can Save it.")
             return
-        st, seat = self.state, thought.seat
-        st.apply(seat, thought.action)
-        events = [*self._step_events(Step(seat, thought.action)), "move"]
+        st, seat, action = self.state, thought.seat, thought.job.result
+        st.apply(seat, action)
+        events = [*self._step_events(Step(seat, action)), "move"]
         events += self._advance(None if thought.moves is None else thought.moves - 1, thought.flip)
         self._error = None
         self._render(events)
@@ -588,12 +605,19 @@ class GameTable:
         return None if self._thinking is None else self._thinking.name
 
     def wait_for_bots(self, timeout: float = 60.0) -> None:
-        """Wait until no slow bot is thinking and apply their moves (tests and scripts; a page needs no waiting)."""
-        while self._thinking is not None:
+        """Wait until no slow bot thinks and no result code is being worked out, and show their answers (tests
+        and scripts; a page needs no waiting)."""
+        while self._thinking is not None or self._code_job is not None:
             thought = self._thinking
-            if not thought.done.wait(timeout):
-                raise TimeoutError(f"{thought.name} is still thinking after {timeout:g} s")
-            self._finish_thinking(thought)
+            job = thought.job if thought is not None else self._code_job
+            assert job is not None
+            if not job.done.wait(timeout):
+                raise TimeoutError(f"{thought.name if thought else 'the result code'} is still being worked out "
+                                   f"after {timeout:g} s")
+            if thought is not None:
+                self._finish_thinking(thought)
+            else:
+                self._finish_code(self._result_key, job)
 
     # ----- the bots' small sheets -----------------------------------------------------------
     @staticmethod
@@ -759,26 +783,49 @@ class GameTable:
         ])
 
     def _show_result_code(self) -> None:
-        """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results)."""
+        """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results).
+
+        Writing it replays the game with the bots; with a slow bot that takes as long as its game did, so it is
+        worked out off the click path then."""
         st = self.state
         key = (id(st), len(st.log)) if st.is_terminal() else None
-        if key == getattr(self, "_result_key", None):
+        if key == self._result_key:
             return
         self._result_key = key
+        self._code_job = None
         self.result_code.layout.display = "none" if key is None else "flex"
         if key is None:
             self.result_code.value = ""
             return
         self.result_code.value = "<span class='sk-small'>Result code: working it out…</span>"
+        kinds = list(self.bot_kinds)
+        if not any(getattr(bot, "slow", False) for bot in self.bots.values()):
+            self.result_code.value = self._result_code_html(st, kinds)
+            return
+        copy = st.clone()
+        self._code_job = off_click_path(lambda: self._result_code_html(copy, kinds),
+                                        lambda job: self._finish_code(key, job), f"sheetkit-{self.GAME}-code")
+
+    def _finish_code(self, key: Any, job: Job) -> None:
+        """On the kernel's thread: show a result code worked out off the click path, if it is still this game's."""
+        if self._code_job is not job or self._result_key != key:
+            return
+        self._code_job = None
+        if job.error is not None:
+            self.last_error = job.error
+        self.result_code.value = job.result if job.error is None else \
+            "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
+
+    def _result_code_html(self, st: GameState, kinds: list[str]) -> str:
+        """The result code line for a finished game (or why there is none)."""
         try:
-            text = (f"Result code: <code class='sk-result-text' style='user-select: all'>"
-                    f"{html.escape(result_code(st, self.bot_kinds))}</code>")
+            return (f"Result code: <code class='sk-result-text' style='user-select: all'>"
+                    f"{html.escape(result_code(st, kinds))}</code>")
         except SheetkitError as e:  # e.g. a record loaded mid-game: its bots had other seeds
-            text = f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
+            return f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
         except Exception:  # the game itself is fine: never let the code break the finished table
             self.last_error = traceback.format_exc()
-            text = "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
-        self.result_code.value = text
+            return "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
 
 
 def html_widget(css_class: str, value: str = "") -> W.HTML:
