@@ -8,8 +8,8 @@ sheetkit is the same game: the same order of moves, the same bots with the same 
 from __future__ import annotations
 
 from collections.abc import Callable, Collection, Iterable, Iterator, Mapping, Sequence
-from dataclasses import dataclass, field
-from typing import Any
+from types import MappingProxyType
+from typing import Any, NamedTuple
 
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import BrokenGame
@@ -18,13 +18,18 @@ from sheetkit.core.protocol import Bot, GameState
 Bots = Mapping[int, Bot] | Sequence[Bot | None]
 
 
-@dataclass(frozen=True)
-class Step:
-    """One thing that happened: a table step (``player`` is None, ``entry`` its log entry) or a seat's move."""
+_NOTHING: Mapping[str, Any] = MappingProxyType({})
+
+
+class Step(NamedTuple):
+    """One thing that happened: a table step (``player`` is None, ``entry`` its log entry) or a seat's move.
+
+    A named tuple: the loop makes one per step, and simulations make millions.
+    """
 
     player: int | None
     action: Any = None
-    entry: dict[str, Any] = field(default_factory=dict)
+    entry: Mapping[str, Any] = _NOTHING
 
     @property
     def chance(self) -> bool:
