@@ -8,21 +8,19 @@ records load through the engine's checked replay, and analysis listeners never b
 
 from __future__ import annotations
 
-import asyncio
 import base64
 import contextlib
 import functools
 import html
 import json
 import os
-import threading
 import traceback
 from collections.abc import Callable, Hashable, Mapping, Sequence
-from dataclasses import dataclass, field
 from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
+from sheetkit.widgets.off_click import Job, Thought, off_click_path
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
 from sheetkit.analysis.results import result_code
@@ -127,51 +125,6 @@ def guarded(fn: F) -> F:
         return None
 
     return run  # type: ignore[return-value]
-
-
-@dataclass
-class Job:
-    """Work done on a worker thread whose answer the kernel's thread takes (a slow bot's move, a result code)."""
-
-    result: Any = None
-    error: str | None = None                 # the traceback, when the work failed
-    done: threading.Event = field(default_factory=threading.Event)
-
-
-def off_click_path(work: Callable[[], Any], finish: Callable[[Job], None], name: str) -> Job:
-    """Run ``work`` on a worker thread, then ``finish(job)`` on the kernel's event loop: widgets change on the
-    kernel's thread only. With no loop running (tests, scripts) nobody calls ``finish``: wait for ``job.done``."""
-    try:
-        loop: asyncio.AbstractEventLoop | None = asyncio.get_running_loop()
-    except RuntimeError:
-        loop = None
-    job = Job()
-
-    def run() -> None:
-        try:
-            job.result = work()
-        except Exception:  # reported on the kernel's thread
-            job.error = traceback.format_exc()
-        job.done.set()
-        if loop is not None:
-            with contextlib.suppress(RuntimeError):     # the kernel is shutting down
-                loop.call_soon_threadsafe(finish, job)
-
-    threading.Thread(target=run, name=name, daemon=True).start()
-    return job
-
-
-@dataclass
-class Thought:
-    """A slow bot thinking on a worker thread: whose move, on which game and at which point of it."""
-
-    seat: int
-    name: str
-    game: GameState
-    at: int                                  # the log's length when it began (a stale answer is dropped)
-    moves: int | None                        # bot moves still allowed in this stretch (None: no cap)
-    flip: bool                               # whether this stretch goes on past a table step
-    job: Job = field(default_factory=Job)
 
 
 class GameTable:
