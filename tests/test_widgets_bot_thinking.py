@@ -8,6 +8,8 @@ in the game's BOTS for the test only.
 from __future__ import annotations
 
 import asyncio
+import html
+import json
 import re
 import threading
 
@@ -19,6 +21,11 @@ from sheetkit.widgets.kingdom_maps.table import KingdomTable
 from sheetkit.core.play import bot_seed
 from sheetkit.games import avenue, key_harvest, kingdom_maps
 from sheetkit.games.avenue import Draw
+
+
+def _hooks(t: KeyHarvestTable) -> dict:
+    """The hidden state the page publishes for drivers."""
+    return json.loads(html.unescape(re.search(r'data-state="([^"]*)"', t.hooks.value).group(1)))
 
 
 def _first_draw(t: AvenueTable) -> Draw:
@@ -122,12 +129,13 @@ def test_key_harvest_slow_bot_thinks_on_its_turn_and_your_buttons_wait(monkeypat
         t.end_turn_button.click()
     assert t.bot_thinking == "Slow bot" and slow.started.wait(5)
     assert "Slow bot is thinking…" in t.status_text
+    assert _hooks(t)["thinking"] == "Slow bot"            # drivers of the page see it too
     log = list(t.state.log)
     t.end_turn_button.click()
     assert t.state.log == log and "Not yet: wait for the bot's move. Slow bot is thinking…" in t.status_text
     gate.set()
     t.wait_for_bots()
-    assert t.bot_thinking is None and len(t.state.log) > len(log)
+    assert t.bot_thinking is None and len(t.state.log) > len(log) and _hooks(t)["thinking"] is None
     assert any(e.get("player") == 1 for e in t.state.log[len(log):])
     assert t.state.is_terminal() or 0 in t.state.current_players()
 

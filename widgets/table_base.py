@@ -679,7 +679,7 @@ class GameTable:
 
     def _publish_hooks(self, css_class: str) -> None:
         """What is legal now, as JSON in a hidden element (browser tests and drivers read it, players never)."""
-        data = html.escape(json.dumps(self.hook_data()), quote=True)
+        data = html.escape(json.dumps({**self.hook_data(), "thinking": self.bot_thinking}), quote=True)
         self.hooks.value = f"<div class='{css_class}' data-state=\"{data}\"></div>"
 
     # ----- sharing --------------------------------------------------------------------------
