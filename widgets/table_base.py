@@ -20,6 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
+from sheetkit.widgets.page_link import PageLink
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
 from sheetkit.analysis.results import result_code
@@ -191,6 +192,8 @@ class GameTable:
             problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
         self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
         self._build()
+        self.page = PageLink()     # scrolls the next step into view, keeps the page's link (widgets/page_link.py)
+        self.widget.children = (*self.widget.children, self.page)
         self._adopt(self.state, advance=not loaded or self._moves_on(self.state))
         if problems:
             self._fail(" ".join(p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in problems))
