@@ -18,14 +18,19 @@ from __future__ import annotations
 
 import json
 import os
+from typing import Any
 
 import anywidget
+import ipywidgets as W
 import traitlets
 
 STOPPED_TEXT = "This table has stopped — Reload to carry on."
+HELLO_MS = 6000          # the browser half waits this long for Python's answer to its hello
+MAX_RENEWALS = 3
 
 _ESM = r"""
 const STOPPED = %(stopped)s;
+const HELLO_MS = %(hello_ms)d;
 const BANNER_CSS = "position:fixed;left:0;right:0;top:0;z-index:10000;display:flex;gap:12px;align-items:center;" +
   "justify-content:center;flex-wrap:wrap;padding:12px 16px;background:#fff3cd;color:#3d2e00;" +
   "border-bottom:2px solid #d9a400;font:16px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.2)";
@@ -93,7 +98,16 @@ export default {
     const sync = () => { if (voila()) writeQuery(model.get("query")); };
     model.on("change:query", sync);
     sync();
-    model.on("msg:custom", (msg) => { if (msg && msg.reveal) reveal(el, msg.reveal); });
+    // anywidget drops every message from Python to a widget whose code took over 2 s to load (a busy page):
+    // say hello, and when Python's answer never comes, ask for a new widget (PageLink replaces this one).
+    let heard = false;
+    model.on("msg:custom", (msg) => {
+      if (!msg) return;
+      if (msg.kind === "ping") heard = true;
+      if (msg.reveal) reveal(el, msg.reveal);
+    });
+    model.send({kind: "hello"});
+    setTimeout(() => { if (!heard) model.send({kind: "deaf"}); }, HELLO_MS);
     if (voila() && !window.__skWatching) {
       window.__skWatching = true;
       watchKernel(model);
@@ -108,18 +122,53 @@ def in_voila() -> bool:
     return os.environ.get("SERVER_SOFTWARE", "").startswith("voila")
 
 
-class PageLink(anywidget.AnyWidget):  # type: ignore[misc]
-    """A hidden widget that scrolls parts of its table into view, keeps the page link and shows a stopped kernel."""
+class _Bridge(anywidget.AnyWidget):  # type: ignore[misc]
+    """The hidden anywidget itself (PageLink renews it when its browser half cannot hear Python)."""
 
-    _esm = _ESM % {"stopped": json.dumps(STOPPED_TEXT, ensure_ascii=False)}
+    _esm = _ESM % {"stopped": json.dumps(STOPPED_TEXT, ensure_ascii=False), "hello_ms": HELLO_MS}
     query = traitlets.Unicode("").tag(sync=True)
     voila = traitlets.Bool(False).tag(sync=True)
 
-    def __init__(self, **kwargs: object) -> None:
-        super().__init__(voila=in_voila(), **kwargs)
-        self.layout.display = "none"
-        self.add_class("sk-page-link")
+
+class PageLink:
+    """Scrolls parts of its table into view, keeps the page's link (``query``) and shows a stopped kernel."""
+
+    def __init__(self) -> None:
+        self.widget = W.Box(layout=W.Layout(display="none"))
+        self.widget.add_class("sk-page-link")
+        self._query = ""
+        self.renewals = 0
+        self.bridge: _Bridge | None = None
+        self._renew()
+
+    def _renew(self) -> None:
+        old, self.bridge = self.bridge, _Bridge(voila=in_voila(), query=self._query)
+        self.bridge.on_msg(self._on_msg)
+        self.widget.children = (self.bridge,)
+        if old is not None:
+            self.renewals += 1
+            old.close()
+
+    def _on_msg(self, bridge: _Bridge, content: Any, buffers: Any) -> None:
+        if bridge is not self.bridge or not isinstance(content, dict):
+            return
+        if content.get("kind") == "hello":
+            bridge.send({"kind": "ping"})
+        elif content.get("kind") == "deaf" and self.renewals < MAX_RENEWALS:
+            self._renew()
+
+    @property
+    def query(self) -> str:
+        """The query string the page's link shows (set it to change the address bar; Voila pages only)."""
+        return self._query
+
+    @query.setter
+    def query(self, value: str) -> None:
+        self._query = value
+        if self.bridge is not None:
+            self.bridge.query = value
 
     def reveal(self, selector: str) -> None:
         """Scroll the part of this table matching ``selector`` into view (wholly if it fits the window)."""
-        self.send({"reveal": selector})
+        if self.bridge is not None:
+            self.bridge.send({"reveal": selector})
