@@ -128,8 +128,15 @@ class Student:
         self.clicks_ms: list[float] = []
         self.errors: list[str] = []
         self.offline = 0
-        page.on("pageerror", lambda e: self.errors.append(f"page {k}: page error {str(e)[:160]}"))
+        self.slow_widget = 0
+        page.on("pageerror", self._page_error)
         page.on("console", self._console)
+
+    def _page_error(self, e: Any) -> None:
+        if "[anywidget] Failed to initialize model" in str(e):
+            self.slow_widget += 1     # anywidget's 2 s limit on a busy page: PageLink renews the widget
+        else:
+            self.errors.append(f"page {self.k}: page error {str(e)[:160]}")
 
     def _console(self, m: Any) -> None:
         if m.type != "error":
@@ -192,8 +199,13 @@ class Student:
                         "(before) => { const s = document.querySelector('.sk-status');"
                         " return s && s.innerText !== before; }", arg=text, timeout=60_000)
                 if re.search(r"Game over", await self.status()):
-                    return
+                    break
             await self.check_traceback()
+            # a reload would lose nothing: the page's link carries the game (widgets/resume.py)
+            try:
+                await self.page.wait_for_function("() => /[?&]resume=/.test(location.search)", timeout=30_000)
+            except Exception:
+                self.errors.append(f"page {self.k}: its link never carried the game's resume code")
         except Exception as e:
             if not self.errors or "traceback" not in self.errors[-1]:
                 self.errors.append(f"page {self.k}: stopped playing ({type(e).__name__}: {str(e)[:120]})")
@@ -279,6 +291,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         errors = [e for s in students for e in s.errors] + [f"server: {ln[:160]}" for ln in server_errors]
         out["errors"] = errors
         out["offline_fetches"] = sum(s.offline for s in students)
+        out["slow_widget_starts"] = sum(s.slow_widget for s in students)
         out["load_after"] = load_avg()
     finally:
         server.stop()
@@ -300,6 +313,8 @@ def report(out: dict[str, Any]) -> None:
     print(f"  errors              {len(out['errors'])}   (goal: none)")
     for e in out["errors"][:20]:
         print(f"      {e}")
+    print(f"  slow widget starts  {out['slow_widget_starts']} (anywidget gave up on a page's hidden widget after "
+          "2 s; the table renewed it: the link check above says whether it worked)")
     print(f"  offline fetches     {out['offline_fetches']} (the page's outside fonts; this machine has no internet)")
     gone = out["kernels_gone_within_s"]
     gone_text = f" (all gone within {gone:.0f} s)" if gone is not None else ""

@@ -27,10 +27,12 @@ import traitlets
 STOPPED_TEXT = "This table has stopped — Reload to carry on."
 HELLO_MS = 6000          # the browser half waits this long for Python's answer to its hello
 MAX_RENEWALS = 3
+PROBE_S = 20             # seconds between the page's checks that its kernel still exists
 
 _ESM = r"""
 const STOPPED = %(stopped)s;
 const HELLO_MS = %(hello_ms)d;
+const PROBE_MS = %(probe_ms)d;
 const BANNER_CSS = "position:fixed;left:0;right:0;top:0;z-index:10000;display:flex;gap:12px;align-items:center;" +
   "justify-content:center;flex-wrap:wrap;padding:12px 16px;background:#fff3cd;color:#3d2e00;" +
   "border-bottom:2px solid #d9a400;font:16px/1.4 system-ui,sans-serif;box-shadow:0 2px 8px rgba(0,0,0,.2)";
@@ -80,6 +82,7 @@ function reveal(el, selector) {
 function watchKernel(model) {
   const kernel = model.widget_manager && model.widget_manager.kernel;
   if (!kernel) return;
+  window.__skKernel = kernel;     // for the browser tests: its status and connection
   const check = () => {
     const gone = kernel.isDisposed || ["dead", "restarting", "autorestarting"].includes(kernel.status) ||
       kernel.connectionStatus === "disconnected";
@@ -89,6 +92,23 @@ function watchKernel(model) {
   if (kernel.connectionStatusChanged) kernel.connectionStatusChanged.connect(check);
   if (kernel.disposed) kernel.disposed.connect(check);
   setInterval(check, 2000);
+  // A kernel shut down by the culler leaves the page's websocket open and its status "idle": ask the server
+  // whether the kernel still exists, now and then, at once when the student touches the page or comes back to it
+  // (a GET of the kernel's model is no kernel activity: it does not keep an idle kernel from being culled).
+  let last = 0;
+  const probe = async () => {
+    const now = Date.now();
+    if (now - last < 3000 || document.querySelector(".sk-stopped")) return;
+    last = now;
+    try {
+      const base = (kernel.serverSettings && kernel.serverSettings.baseUrl) || "/";
+      const r = await fetch(`${base}api/kernels/${kernel.id}`, {credentials: "same-origin", cache: "no-store"});
+      if (r.status === 404) showStopped();
+    } catch (e) { /* the server out of reach: the connection's own status tells */ }
+  };
+  setInterval(probe, PROBE_MS);
+  document.addEventListener("pointerdown", probe, true);
+  document.addEventListener("visibilitychange", () => { if (!document.hidden) probe(); });
 }
 
 export default {
@@ -125,7 +145,8 @@ def in_voila() -> bool:
 class _Bridge(anywidget.AnyWidget):  # type: ignore[misc]
     """The hidden anywidget itself (PageLink renews it when its browser half cannot hear Python)."""
 
-    _esm = _ESM % {"stopped": json.dumps(STOPPED_TEXT, ensure_ascii=False), "hello_ms": HELLO_MS}
+    _esm = _ESM % {"stopped": json.dumps(STOPPED_TEXT, ensure_ascii=False), "hello_ms": HELLO_MS,
+                   "probe_ms": PROBE_S * 1000}
     query = traitlets.Unicode("").tag(sync=True)
     voila = traitlets.Bool(False).tag(sync=True)
 
