@@ -18,6 +18,8 @@ class DashboardOptions:
     code: str | None = None
     bots: tuple[str, ...] | None = None     # None: the link did not say
     problems: tuple[str, ...] = field(default=())
+    resume: str | None = None               # a game in progress (sheetkit/analysis/resume.py)
+    query: str = ""                         # the whole query string read
 
 
 def query_string(environ: Mapping[str, str] | None = None) -> str:
@@ -34,7 +36,7 @@ def dashboard_options(query: str | None = None, known_bots: Collection[str] = ("
     try:
         params = parse_qs(q, keep_blank_values=True, max_num_fields=20)
     except ValueError:
-        return DashboardOptions(problems=("the link's options could not be read",))
+        return DashboardOptions(problems=("the link's options could not be read",), query=q)
     problems: list[str] = []
     code = (params.get("code") or [""])[-1].strip() or None
     bots: tuple[str, ...] | None = None
@@ -50,7 +52,8 @@ def dashboard_options(query: str | None = None, known_bots: Collection[str] = ("
             problems.append(f"at most {MAX_BOTS} bots at this table")
             good = good[:MAX_BOTS]
         bots = tuple(good)
-    return DashboardOptions(code, bots, tuple(problems))
+    resume = (params.get("resume") or [""])[-1].strip() or None
+    return DashboardOptions(code, bots, tuple(problems), resume, q)
 
 
 def share_query(code: str | None, bots: Collection[str]) -> str:

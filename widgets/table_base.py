@@ -21,7 +21,9 @@ from typing import Any, ClassVar, TypeVar
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
 from sheetkit.widgets.off_click import Job, Thought, off_click_path
+from sheetkit.widgets.page_link import PageLink
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
+from sheetkit.widgets.resume import ResumeKeeper
 
 from sheetkit.analysis.results import result_code
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
@@ -182,6 +184,9 @@ class GameTable:
             problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
         self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
         self._build()
+        self.page = PageLink()     # scrolls the next step into view, keeps the page's link (widgets/page_link.py)
+        self.resume = ResumeKeeper(self)    # the game in the page's link and under the table (widgets/resume.py)
+        self.widget.children = (*self.widget.children, self.resume.line, self.page.widget)
         self._adopt(self.state, advance=not loaded or self._moves_on(self.state))
         if problems:
             self._fail(" ".join(p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in problems))
@@ -334,7 +339,9 @@ class GameTable:
         if default_bots is None:
             default_bots = cls.DEFAULT_BOTS
         bots = default_bots if opts.bots is None else opts.bots
-        return cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table = cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table.resume.start(opts.query, opts.resume)    # ?resume=…: the game of a reloaded page, back where it was
+        return table
 
     DEFAULT_BOTS: ClassVar[Sequence[str]] = ()
 

@@ -464,7 +464,10 @@ class KeyHarvestTable(GameTable):
             self._render([])
             return
         self._redraw_quietly()
-        if self.board.canvas.ready:   # the next step is a tinted space of your board: the keyboard goes on there
+        # the next step is a tinted space of your board: the keyboard goes on there, and on a phone (where the
+        # board lies below the workers' list) the board scrolls into view
+        self.page.reveal(".sk-board")
+        if self.board.canvas.ready:
             self.board.canvas.focus()
 
     @guarded
