@@ -10,8 +10,9 @@ import pytest
 
 from sheetkit.core.play import play_out, step_table
 from sheetkit.core.registry import get_game
-from sheetkit.games.avenue import BOTS, AvenueParams, AvenueState, GreedyBot, Pass, Peek, new_game
+from sheetkit.games.avenue import BOTS, AvenueParams, AvenueState, GreedyBot, Layout, Pass, Peek, new_game
 from sheetkit.games.avenue.expert import ExpertBot
+from sheetkit.games.avenue.hindsight import hindsight
 from sheetkit.games.avenue.plan import Line
 
 
@@ -164,3 +165,75 @@ def test_expert_beats_greedy_on_the_same_deals() -> None:
         expert.append(a.total(0))
         greedy.append(b.total(0))
     assert np.mean(expert) >= np.mean(greedy) + 8, (np.mean(expert), np.mean(greedy))
+
+
+# ----- hindsight ------------------------------------------------------------------------------------------------
+TINY = Layout.from_json({"name": "tiny", "rows": 3, "cols": 3, "map": ["#p pp A", "gg . pg", "B gp #g"]})
+# Four road cards (three yellow), two rounds ending on the 2nd yellow: every line of moves can be tried.
+TINY_PARAMS = AvenueParams(rounds=2, yellows_per_round=2, deck=((1, 0), (0, 1), (1, 0), (0, 0), (1, 0), (0, 0)),
+                           inline_layout=TINY)
+
+
+def _brute_force(state: AvenueState) -> int:
+    """The best final score over every sequence of legal moves, tried one by one on the engine itself."""
+    step_table(state)
+    if state.is_terminal():
+        return state.total(0)
+    best = None
+    for action in state.legal_actions(0):
+        child = state.clone()
+        child.apply(0, action)
+        value = _brute_force(child)
+        best = value if best is None else max(best, value)
+    assert best is not None
+    return best
+
+
+def _replay(state: AvenueState, actions: tuple[Any, ...], player: int = 0) -> AvenueState:
+    """Play ``actions`` for ``player`` on a copy of ``state`` through the checked path (others play greedy)."""
+    game = state.clone()
+    moves = iter(actions)
+    others = GreedyBot()
+    while not game.is_terminal():
+        if game.is_chance_node():
+            game.apply_chance()
+            continue
+        for p in game.current_players():
+            game.apply(p, next(moves) if p == player else others.act(game, p))
+    assert next(moves, None) is None, "hindsight returned more moves than the game has cards"
+    return game
+
+
+@pytest.mark.parametrize("seed", range(6))
+def test_hindsight_finds_the_true_optimum_on_a_tiny_deck(seed: int) -> None:
+    """docs/avenue.md §Variants — on a 3 × 3 sheet with four road cards every line can be tried: hindsight says
+    its score is exact, it equals the best of all lines, and its moves replay to it."""
+    state = AvenueState(TINY_PARAMS, 1, seed=seed)
+    found = hindsight(state, 0)
+    assert found.exact
+    assert found.score == _brute_force(state.clone())
+    assert _replay(state, found.actions).total(0) == found.score
+
+
+def test_hindsight_is_registered_and_its_moves_replay_to_its_score() -> None:
+    """docs/avenue.md §Final score — on a full game the hindsight line is a real game: replayed move by move
+    through the checked path on the same deal, it scores what hindsight said."""
+    assert get_game("avenue").hindsight is hindsight
+    state = new_game(1, seed=2026)
+    found = hindsight(state, 0, budget=0.25)
+    assert not found.exact   # too big to try every line: an "at least" score
+    assert _replay(state, found.actions).total(0) == found.score
+    two = new_game(["You", "Bot"], seed=2026)   # another sheet on the table changes nothing for this player
+    assert hindsight(two, 0, budget=0.25) == found
+    assert _replay(two, found.actions).total(0) == found.score
+
+
+def test_hindsight_beats_greedy_and_the_expert_on_the_same_deals() -> None:
+    """Bots — told the deal in advance, hindsight scores at least what greedy and the expert score on it."""
+    for seed in range(3):
+        state = new_game(1, seed=300 + seed)
+        bound = hindsight(state, 0).score
+        for bot in (GreedyBot(), ExpertBot(seed=seed, budget=0.3)):
+            game = state.clone()
+            play_out(game, [bot], fast=True)
+            assert bound >= game.total(0), (seed, bot.name, bound, game.total(0))
