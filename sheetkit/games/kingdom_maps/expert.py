@@ -74,23 +74,29 @@ class ExpertBot:
         return rollout(sim, player, self._rollout_bots(state.num_players))
 
     def line_values(self, state: KingdomState, player: int, lines: Sequence[Line]) -> list[float]:
-        """Each line's mean final score over sampled dice; sequential halving gives the best lines most samples."""
+        """Each line's mean final score over sampled dice; sequential halving gives the best lines most samples.
+
+        The rollouts (``self.rollouts``) are shared out evenly between the rounds; each round gives every line
+        still in the running the same new samples, then keeps the better half.
+        """
         n_lines = len(lines)
-        rounds = max(1, int(np.ceil(np.log2(n_lines)))) if n_lines > 1 else 1
-        samples = self._samples(state, player, self.rollouts + n_lines)
+        rounds = max(1, (n_lines - 1).bit_length())
         totals = [0.0] * n_lines
         counts = [0] * n_lines
         active = list(range(n_lines))
-        used = 0
+        plan = []
         for _ in range(rounds):
-            per = max(1, self.rollouts // (rounds * len(active)))
+            plan.append(max(1, self.rollouts // (rounds * len(active))))
+            active = active[: max(1, (len(active) + 1) // 2)]
+        samples = self._samples(state, player, sum(plan))
+        active = list(range(n_lines))
+        used = 0
+        for per in plan:
             for k in active:
                 for j in range(used, used + per):
                     totals[k] += self._value(state, player, lines[k], None, samples[j])
                 counts[k] += per
             used += per
-            if len(active) <= 2 and _ == rounds - 1:
-                break
             active.sort(key=lambda k: (-totals[k] / counts[k], k))
             active = active[: max(1, (len(active) + 1) // 2)]
             if len(active) == 1:
