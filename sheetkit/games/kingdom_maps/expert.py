@@ -39,8 +39,8 @@ class ExpertBot:
     name = "expert"
     slow = True
 
-    def __init__(self, seed: int | None = 0, budget: float = 1.0, options: int = 6, groups: int = 2,
-                 rollouts: int = 96) -> None:
+    def __init__(self, seed: int | None = 0, budget: float = 1.0, options: int = 5, groups: int = 1,
+                 rollouts: int = 40) -> None:
         self.seed = 0 if seed is None else seed
         self.budget = budget
         self.options, self.groups = options, groups
