@@ -7,6 +7,7 @@ prices moves with ``evaluate``, and beats the greedy bot. The hindsight search f
 
 from __future__ import annotations
 
+import random
 import statistics
 
 import pytest
@@ -22,6 +23,7 @@ from sheetkit.games.kingdom_maps import (
     GreedyBot,
     KingdomParams,
     KingdomState,
+    RandomBot,
 )
 from sheetkit.games.kingdom_maps.expert import ExpertBot
 from sheetkit.games.kingdom_maps.hindsight import hindsight
@@ -102,6 +104,36 @@ def test_evaluate_prices_every_action_and_banks_differ_by_the_criterion_scores()
             assert max(values) > min(values)  # the choice matters
         state.apply(0, bots[0].act(state, 0))
     assert checked >= 1
+
+
+@pytest.mark.parametrize("seed", range(8))
+def test_greedy_rollouts_take_over_drawings_from_any_state(seed: int) -> None:
+    """Rollouts (and evaluate) hand half-drawn drawings to greedy bots: every move they make must be legal.
+
+    A random bot starts drawings and the greedy bot finishes them — its own bot, a fresh one, or one just
+    reset the way rollouts reset it (the reported IndexError of ``_places(...)[plan[k]]`` lived here).
+    """
+    rng = random.Random(seed)
+    players = [1, 1, 2, 3][seed % 4]
+    state = KingdomState(players=players, seed=500 + seed)
+    rand, greedy = RandomBot(seed), [GreedyBot() for _ in range(players)]
+    taken_over = 0
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        for p in state.current_players():
+            roll = rng.random()
+            if roll < 0.35:
+                move = rand.act(state, p)
+            else:
+                bot = greedy[p] if roll < 0.75 else GreedyBot()
+                if roll > 0.9:
+                    bot._want = bot._plan = None
+                taken_over += bool(state.sheets[p].placed)
+                move = bot.act(state, p)
+            state.apply(p, move)  # checked: raises on an illegal move
+    assert taken_over > 10
 
 
 def test_expert_beats_greedy_on_average() -> None:

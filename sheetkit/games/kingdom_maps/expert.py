@@ -130,7 +130,7 @@ class ExpertBot:
 
     def evaluate(self, state: KingdomState, player: int, actions: Sequence[KingdomAction]) -> list[float]:
         """For each action: the mean final score of its best line (or of greedy play after it) over sampled dice."""
-        n = max(4, round(16 * self.budget))
+        n = max(2, round(8 * self.budget))
         samples = self._samples(state, player, n)
         lines: list[Line] = []
         if decision_kind(state, player) == "line":
