@@ -117,6 +117,7 @@ def main() -> int:
     p.add_argument("--quick", action="store_true", help="10 deals")
     p.add_argument("--budget", type=float, default=1.0, help="the expert's budget (default 1.0)")
     p.add_argument("--hindsight", action="store_true", help="also the hindsight search on every deal")
+    p.add_argument("--no-expert", action="store_true", help="skip the expert (e.g. hindsight figures alone)")
     p.add_argument("--greedy-speed", action="store_true", help="only the greedy ÷ random time per game via the CLI")
     p.add_argument("--rounds", type=int, default=3, help="--greedy-speed: rounds of 200 games each")
     a = p.parse_args()
@@ -133,15 +134,15 @@ def main() -> int:
         for name in ("random", "greedy"):
             bot = BOTS[name](seed=derive_seed(seed, name))
             scores[name].append(play_out(KingdomState(players=1, seed=seed), [bot], fast=True).scores()[0])
-        t0 = time.process_time()
-        scores["expert"].append(timed_game(seed, a.budget, times))
-        game_times.append(time.process_time() - t0)
+        if not a.no_expert:
+            t0 = time.process_time()
+            scores["expert"].append(timed_game(seed, a.budget, times))
+            game_times.append(time.process_time() - t0)
         if a.hindsight:
             t0 = time.process_time()
             scores["hindsight"].append(hindsight(KingdomState(players=1, seed=seed), 0).score)
             hs_times.append(time.process_time() - t0)
-        print(f"deal {k + 1}/{n}: random {scores['random'][-1]}, greedy {scores['greedy'][-1]}, expert "
-              f"{scores['expert'][-1]}" + (f", hindsight {scores['hindsight'][-1]}" if a.hindsight else ""),
+        print(f"deal {k + 1}/{n}: " + ", ".join(f"{name} {xs[-1]}" for name, xs in scores.items() if xs),
               file=sys.stderr, flush=True)
         if (k + 1) % 25 == 0 and k + 1 < n:
             report(scores, times, game_times)
