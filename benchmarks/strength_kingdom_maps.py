@@ -41,8 +41,8 @@ def interval(xs: Sequence[float]) -> tuple[float, float, float]:
     return m, m - h, m + h
 
 
-def timed_game(seed: int, budget: float, times: list[float]) -> int:
-    """One solo expert game; each decision's process time is appended to ``times``."""
+def timed_game(seed: int, budget: float, times: list[float], starts: list[float]) -> int:
+    """One solo expert game; each decision's process time goes to ``times`` (announces and picks also to ``starts``)."""
     state = KingdomState(players=1, seed=seed)
     bot = BOTS["expert"](seed=derive_seed(seed, "expert"), budget=budget)
     while not state.is_terminal():
@@ -50,14 +50,22 @@ def timed_game(seed: int, budget: float, times: list[float]) -> int:
             state.apply_chance()
             continue
         for p in state.current_players():
+            searching = state.phase == "announce" or state.sheets[p].die is None  # where the expert searches
             t0 = time.process_time()
             move = bot.act(state, p)
             times.append(time.process_time() - t0)
+            if searching:
+                starts.append(times[-1])
             state.apply(p, move)
     return state.scores()[0]
 
 
-def report(scores: dict[str, list[int]], times: list[float], game_times: list[float]) -> None:
+def _spread(xs: list[float]) -> str:
+    ts = sorted(xs)
+    return f"median {ts[len(ts) // 2]:.3f} s, p95 {ts[min(len(ts) - 1, int(0.95 * len(ts)))]:.3f} s, max {ts[-1]:.3f} s"
+
+
+def report(scores: dict[str, list[int]], times: list[float], game_times: list[float], starts: list[float]) -> None:
     n = len(scores["greedy"])
     print(f"\n{n} paired solo deals (standard rules), load {os.getloadavg()[0]:.1f}")
     print("| bot | mean | 95% interval | − greedy, paired (95% interval) |")
@@ -73,10 +81,9 @@ def report(scores: dict[str, list[int]], times: list[float], game_times: list[fl
             diff = f"{d:+.1f} ({dlo:+.1f} to {dhi:+.1f})"
         print(f"| {name} | {m:.1f} | {lo:.1f}–{hi:.1f} | {diff} |")
     if times:
-        ts = sorted(times)
-        med, p95 = ts[len(ts) // 2], ts[min(len(ts) - 1, int(0.95 * len(ts)))]
-        print(f"expert decisions: {len(ts)}, median {med:.3f} s, p95 {p95:.3f} s, max {ts[-1]:.3f} s "
-              f"(process time; goal median ≤ 0.3 s, p95 ≤ 1 s); {statistics.fmean(game_times):.1f} s per game")
+        print(f"expert decisions: {len(times)}, {_spread(times)} (process time; goal median ≤ 0.3 s, p95 ≤ 1 s); "
+              f"{statistics.fmean(game_times):.1f} s per game")
+        print(f"of which announces and picks (where it searches): {len(starts)}, {_spread(starts)}")
     sys.stdout.flush()
 
 
@@ -127,6 +134,7 @@ def main() -> int:
     n = 10 if a.quick else a.n
     scores: dict[str, list[int]] = {"random": [], "greedy": [], "expert": [], "hindsight": []}
     times: list[float] = []
+    starts: list[float] = []
     game_times: list[float] = []
     hs_times: list[float] = []
     for k in range(n):
@@ -136,7 +144,7 @@ def main() -> int:
             scores[name].append(play_out(KingdomState(players=1, seed=seed), [bot], fast=True).scores()[0])
         if not a.no_expert:
             t0 = time.process_time()
-            scores["expert"].append(timed_game(seed, a.budget, times))
+            scores["expert"].append(timed_game(seed, a.budget, times, starts))
             game_times.append(time.process_time() - t0)
         if a.hindsight:
             t0 = time.process_time()
@@ -145,8 +153,8 @@ def main() -> int:
         print(f"deal {k + 1}/{n}: " + ", ".join(f"{name} {xs[-1]}" for name, xs in scores.items() if xs),
               file=sys.stderr, flush=True)
         if (k + 1) % 25 == 0 and k + 1 < n:
-            report(scores, times, game_times)
-    report(scores, times, game_times)
+            report(scores, times, game_times, starts)
+    report(scores, times, game_times, starts)
     if hs_times:
         print(f"hindsight: {statistics.fmean(hs_times):.2f} s per deal, max {max(hs_times):.2f} s (process time)")
     return 0
