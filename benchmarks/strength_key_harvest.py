@@ -3,6 +3,8 @@
     nice -n 10 .venv/bin/python benchmarks/strength_key_harvest.py                # 400 games, 2 and 4 players
     .venv/bin/python benchmarks/strength_key_harvest.py --quick                   # 12 games each, a smoke run
     .venv/bin/python benchmarks/strength_key_harvest.py -n 100 --players 4 --workers 2 --hindsight 10
+    .venv/bin/python benchmarks/strength_key_harvest.py --rows kh.jsonl -n 400 --workers 2   # keep each game
+    .venv/bin/python benchmarks/strength_key_harvest.py --report kh.jsonl                     # figures so far
 
 For each player count, game ``g`` deals seed ``derive_seed(seed, "deal", players, g)`` and seats the
 expert at ``g % players`` (seats rotate) against greedy bots. The same deal is played again with a
@@ -25,6 +27,7 @@ median ≤ 0.3 s and p95 ≤ 1 s per decision.
 from __future__ import annotations
 
 import argparse
+import json
 import math
 import statistics
 import sys
@@ -75,8 +78,8 @@ def one_deal(job: tuple[int, int, int, float, bool]) -> dict[str, Any]:
     players, g, seed, budget, with_hindsight = job
     deal = derive_seed(seed, "deal", players, g)
     seat = g % players
-    out = {"g": g, "expert": _play(players, deal, seat, ExpertBot(seed=derive_seed(seed, "expert", g), budget=budget),
-                                   seed, g),
+    expert = ExpertBot(seed=derive_seed(seed, "expert", g), budget=budget)
+    out = {"g": g, "players": players, "expert": _play(players, deal, seat, expert, seed, g),
            "greedy": _play(players, deal, seat, None, seed, g)}
     if with_hindsight:
         opponents: list[Any] = [GreedyBot(seed=derive_seed(seed, "bot", g, q)) for q in range(players)]
@@ -145,6 +148,13 @@ def report(players: int, rows: list[dict[str, Any]], budget: float) -> None:
               f" max {max(secs):.1f} s")
 
 
+def report_all(rows: list[dict[str, Any]], budget: float) -> None:
+    """Print the figures of every player count in ``rows``."""
+    for players in sorted({r["players"] for r in rows}, reverse=True):
+        mine = sorted((r for r in rows if r["players"] == players), key=lambda r: r["g"])
+        report(players, mine, budget)
+
+
 def main(argv: list[str] | None = None) -> None:
     ap = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     ap.add_argument("-n", type=int, default=400, help="games per player count (default 400)")
@@ -154,21 +164,38 @@ def main(argv: list[str] | None = None) -> None:
     ap.add_argument("--budget", type=float, default=1.0, help="the expert's budget (1.0: as registered)")
     ap.add_argument("--workers", type=int, default=1, help="processes (the machine has 2 cores)")
     ap.add_argument("--hindsight", type=int, default=0, metavar="K", help="also run the hindsight bound on K deals")
+    ap.add_argument("--rows", metavar="FILE", help="append each finished game to this JSON-lines file")
+    ap.add_argument("--report", metavar="FILE", help="print the figures of the games in FILE, play none")
     args = ap.parse_args(argv)
+    if args.report:
+        with open(args.report, encoding="utf-8") as f:
+            rows = [json.loads(line) for line in f if line.strip()]
+        print(f"Key Harvest strength from {args.report}: the games finished so far")
+        report_all(rows, args.budget)
+        return
     n = 12 if args.quick else args.n
+    counts = [int(x) for x in args.players.split(",")]
     print(f"Key Harvest strength: expert vs greedy, seed {args.seed}, {n} games per player count")
-    for players in (int(x) for x in args.players.split(",")):
-        jobs = [(players, g, args.seed, args.budget, g < args.hindsight) for g in range(n)]
-        rows: list[dict[str, Any]] = []
-        t0 = time.perf_counter()
+    # The player counts take turns, so a run stopped early has about as many games of each.
+    jobs = [(players, g, args.seed, args.budget, g < args.hindsight) for g in range(n) for players in counts]
+    rows: list[dict[str, Any]] = []
+    t0 = time.perf_counter()
+    out = open(args.rows, "a", encoding="utf-8") if args.rows else None
+    try:
         with ProcessPoolExecutor(max(1, args.workers)) as pool:
             for i, row in enumerate(pool.map(one_deal, jobs), 1):
                 rows.append(row)
-                if i % 10 == 0 or i == n:
-                    wins = sum(r["expert"]["win"] for r in rows)
-                    print(f"  … {players} players: {i}/{n} games, expert wins {wins / i:.1%} "
-                          f"({time.perf_counter() - t0:.0f} s)", file=sys.stderr, flush=True)
-        report(players, rows, args.budget)
+                if out is not None:
+                    out.write(json.dumps(row) + "\n")
+                    out.flush()
+                if i % 10 == 0 or i == len(jobs):
+                    done = {p: sum(r["players"] == p for r in rows) for p in counts}
+                    print(f"  … {i}/{len(jobs)} games {done} ({time.perf_counter() - t0:.0f} s)",
+                          file=sys.stderr, flush=True)
+    finally:
+        if out is not None:
+            out.close()
+    report_all(rows, args.budget)
 
 
 if __name__ == "__main__":

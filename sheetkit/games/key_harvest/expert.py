@@ -34,7 +34,7 @@ from sheetkit.games.key_harvest.moves import (
 from sheetkit.games.key_harvest.search import RolloutBot, rollout_values, static_value
 from sheetkit.games.key_harvest.state import DECLINE, KeyHarvestState
 
-ROLLOUTS = 48  # playouts per decision at budget 1.0
+ROLLOUTS = 24  # playouts per decision at budget 1.0
 HORIZON = 8  # turns each playout of a decision runs before the position is valued (None: to the end)
 TOP_TILES = 2  # registry tiles whose bids are searched
 TOP_WORKERS = 3  # worker placements kept after the one-move look

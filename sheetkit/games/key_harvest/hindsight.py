@@ -1,6 +1,6 @@
 """Key Harvest's hindsight bound: the best score one seat was found to reach when told the whole deal.
 
-The bound for a 2–4 player game with hidden information (docs/key_harvest.md §Hindsight): the seat
+The bound for a 2–4 player game with hidden information (docs/key_harvest.md §The hindsight bound): the seat
 is told **the bag's order and every other player's counters** in advance, and plays against **the
 same opponents, who play as they would** (the given bots, each a fresh copy, so their choices — and
 their dice, for a random bot — are the ones they would make in a real game). It cannot change how
