@@ -2,12 +2,12 @@
 
 For each decision it lists sensible candidates (``expert_candidates``: the bots' moves, with the bids
 narrowed to the best registry tiles and a few sizes and crop mixes, workers and choices cut by a quick
-one-move look), samples what its seat cannot see (``determinize``), and plays every candidate out on
-the same sampled deals with greedy bots in every seat (``search``). It picks the candidate with the
-best mean *margin* (its final score minus the best other score, plus a little for a win): Key Harvest
-is won against the others, not against a par. ``evaluate`` gives, for any list of legal moves, the
-mean final score of the player after each. Everything is seeded: the same seed and state give the
-same move; budgets count rollouts, never seconds.
+one-move look), samples what its seat cannot see (``determinize``), and plays every candidate on for
+``HORIZON`` turns on the same sampled deals with greedy bots in every seat (``search``). It picks the
+candidate with the best mean *margin* (its estimated score minus the best other one): Key Harvest is
+won against the others, not against a par. ``evaluate`` plays any list of legal moves to the end and
+gives the mean final score of the player after each. Everything is seeded: the same seed and state
+give the same move; budgets count playouts, never seconds.
 """
 
 from __future__ import annotations

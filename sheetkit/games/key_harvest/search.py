@@ -1,11 +1,11 @@
 """Determinized search for Key Harvest: try each candidate move on sampled deals, play on with greedy bots.
 
 One *determinization* is a full game state with the unseen drawn at random (``determinize.sample``).
-A candidate move is scored on a determinization by applying it and playing the game out with the
-greedy bot in every seat (the fast path); the same determinizations serve every candidate (common
-random numbers), so their differences are not swamped by the luck of the draw. Candidates are
-pruned first with a cheap one-move look (``static_value``), then the survivors share the rollouts in
-rounds of successive halving: after each round the worse half is dropped.
+A candidate move is scored on a determinization by applying it and playing on with the greedy bot
+in every seat (the fast path) — to the end, or for a few turns (a *horizon*) after which
+``static_value`` estimates the position; the same determinizations serve every candidate (common
+random numbers), so their differences are not swamped by the luck of the draw. The candidates share
+the playouts in rounds of successive halving: after each round the worse half is dropped.
 """
 
 from __future__ import annotations
