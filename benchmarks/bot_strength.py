@@ -2,7 +2,7 @@
 
 Usage:
   python benchmarks/bot_strength.py [--game avenue|kingdom-maps|key-harvest|all] [-n N] [--seed S]
-      [--workers W] [--dask ADDRESS] [--quick] [--skill-n N] [--no-skill] [--save]
+      [--workers W] [--dask ADDRESS] [--quick] [--skill-n N] [--no-skill] [--save] [--table]
 
 For each game it prints:
 - each bot's mean score with its 95% interval, every bot on the same deals (solo games), and the paired
@@ -34,6 +34,7 @@ from typing import Any
 
 import numpy as np
 
+from sheetkit.analysis.luck_lesson import load_saved, markdown_table
 from sheetkit.analysis.measures import win_share
 from sheetkit.analysis.montecarlo import mean_ci, play_games
 from sheetkit.analysis.simulate import game_seed
@@ -189,6 +190,7 @@ def skill_rows(game: str, n: int, seed: int, executor: Any, workers: int | None,
                         expert_budget=budget, progress=True)
         row = s.row()
         row["budget"] = budget
+        row["scores"] = s.scores.tolist()   # per deal (beginner, expert, hindsight): the lesson draws them
         rows.append(row)
         lo, hi = row.get("share_low"), row.get("share_high")
         ci = f"[{lo:.3f}, {hi:.3f}]" if lo is not None and hi is not None else "–"
@@ -215,7 +217,11 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--no-strength", action="store_true", help="only the skill share")
     p.add_argument("--no-skill", action="store_true", help="only strength and speed")
     p.add_argument("--save", action="store_true", help=f"write {SAVE_TO.relative_to(SAVE_TO.parents[2])}")
+    p.add_argument("--table", action="store_true", help="print the docs' markdown table from the saved file; no runs")
     a = p.parse_args(argv)
+    if a.table:
+        print(markdown_table(load_saved(SAVE_TO)))
+        return 0
     games = GAMES if a.game == "all" else (get_game(a.game).name,)
     options = {"budget": a.budget} if a.budget is not None else {}
     skill_n = a.skill_n if a.skill_n is not None else (4 if a.quick else 100)
@@ -250,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
     if a.save:
         SAVE_TO.parent.mkdir(parents=True, exist_ok=True)
         SAVE_TO.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"saved {SAVE_TO}")
+        print(f"saved {SAVE_TO}; the docs' table (python benchmarks/bot_strength.py --table):")
+        print(markdown_table(report))
     return 0
 
 

@@ -23,7 +23,7 @@ from sheetkit.core.play import play_out
 from sheetkit.core.registry import get_game
 
 __all__ = ["SAVED", "ClassLine", "Step", "class_line", "codes_from_csv", "formula_steps", "load_saved",
-           "saved_rows", "saved_scores"]
+           "markdown_table", "saved_rows", "saved_scores"]
 
 # Written by `python benchmarks/bot_strength.py --save` (docs/analysis.md, "How much is luck?").
 SAVED = Path(__file__).resolve().parents[2] / "docs" / "data" / "skill_share.json"
@@ -50,6 +50,32 @@ def saved_scores(saved: dict[str, Any], game: str,
         if players is None or row["players"] == players:
             return row, row.get("scores", [])
     raise KeyError(f"no saved skill share for {name}" + (f" with {players} players" if players else ""))
+
+
+def markdown_table(saved: dict[str, Any]) -> str:
+    """The docs' skill-share table (docs/analysis.md, "How much is luck?") from the saved benchmark."""
+    lines = ["| game | rules | players | deals | beginner | expert | hindsight | learning | luck | skill share "
+             "(95% CI) | measured with |", "|---|---|---|---|---|---|---|---|---|---|---|"]
+    for row in saved_rows(saved):
+        lo, hi = row.get("share_low"), row.get("share_high")
+        share = "–" if row["share"] is None else f"{row['share']:.2f}"
+        if lo is not None and hi is not None:
+            share += f" ({lo:.2f}–{hi:.2f})"
+        lu = row["lineup"]
+        who = "expert bot + hindsight search"
+        if lu["expert_standin"] or lu["hindsight_standin"]:
+            who = "**stand-in**: " + "; ".join(lu["labels"][r] for r in ("expert", "hindsight")
+                                               if lu[f"{r}_standin"])
+        lines.append(f"| {get_game(row['game']).title} | {row['variant']} | {row['players']} | {row['deals']} | "
+                     f"{row['beginner_mean']:.2f} | {row['expert_mean']:.2f} | {row['hindsight_mean']:.2f} | "
+                     f"{row['learning']:.2f} | {row['luck']:.2f} | {share} | {who} |")
+    tiny = saved.get("tiny_avenue_exact")
+    if tiny:
+        lines.append(f"| tiny Avenue (exact) | 2 × 3 sheet, 4 cards | 1 | all {tiny['deals']} | {tiny['beginner']} | "
+                     f"{tiny['expert']} | {tiny['hindsight']} | {tiny['learning']} | {tiny['luck']} | "
+                     f"{tiny['share']} ≈ {tiny['share_float']:.3f} | counted: random policy, expectimax, "
+                     "hindsight per deal |")
+    return "\n".join(lines)
 
 
 # ----- the formula, step by step ------------------------------------------------------------------------

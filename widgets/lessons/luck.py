@@ -141,6 +141,11 @@ def _tiny() -> Any:
     return _TINY["exact"]
 
 
+def tiny_solved() -> Any:
+    """The tiny Avenue solved completely (``skill_exact.ExactSkill``; computed once per kernel)."""
+    return _tiny()
+
+
 def tiny_exact(n: int = 400, seed: int = 0, expert: str | None = "greedy") -> Panel:
     """The tiny Avenue solved completely, beside seeded bot games on it.
 
