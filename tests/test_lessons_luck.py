@@ -48,6 +48,7 @@ def test_a_class_sits_on_the_line_of_its_deal(example_codes: str) -> None:
     for _, score in line.students:
         assert line.position(score) == (score - line.beginner) / (line.hindsight - line.beginner)
     assert line.position(line.beginner) == 0 and line.position(line.hindsight) == 1
+    assert max(s for _, s in line.students) <= line.hindsight, "hindsight is at least every game on the deal"
     rows = line.rows()
     assert [r["score"] for r in rows] == sorted((s for _, s in line.students), reverse=True)
 

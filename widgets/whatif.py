@@ -69,7 +69,8 @@ CSS = f"""<style>
 .sk-whatif .sk-panel .widget-inline-hbox, .sk-whatif .sk-panel > .widget-hbox > .widget-vbox {{ max-width: 100%; }}
 .sk-whatif .sk-runrow .widget-html-content {{ white-space: nowrap; }}
 .sk-whatif .widget-html, .sk-whatif .widget-html-content {{ min-width: 0; max-width: 100%; }}
-.sk-whatif .sk-results .widget-html-content {{ overflow-x: auto; }}
+.sk-whatif .sk-results .widget-html-content, .sk-whatif .sk-skill-results .widget-html-content {{
+  overflow-x: auto; }}
 .sk-whatif .sk-question {{ font-size: 15px; }}
 .sk-whatif .sk-question-row {{ align-items: center; gap: 8px; flex-wrap: wrap; }}
 .sk-whatif .sk-guide {{ font-size: 15px; max-width: 60em; }}

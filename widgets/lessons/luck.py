@@ -29,6 +29,8 @@ STYLE = {
     "hindsight": (theme.OKABE_ITO["green"], "..", "dashed"),
 }
 NAMES = {"beginner": "beginner (random bot)", "expert": "expert bot", "hindsight": "hindsight (deal known)"}
+TINY_NAMES = {"beginner": "beginner (random)", "expert": "expert (perfect play, deal unknown)",
+              "hindsight": "hindsight (deal known)"}
 
 
 def _labels(row: dict[str, Any]) -> dict[str, str]:
@@ -160,11 +162,11 @@ def tiny_exact(n: int = 400, seed: int = 0, expert: str | None = "greedy") -> Pa
         s = sim.values(role) if role != "hindsight" else None
         simulated = f"{s.mean():.3f} ± {1.96 * s.std(ddof=1) / np.sqrt(len(s)):.3f}" if s is not None else "–"
         who = {"beginner": "random bot", "expert": f"{expert} bot", "hindsight": ""}[role]
-        rows.append((NAMES[role], frac(value), f"{float(value):.4f}", simulated, who))
+        rows.append((TINY_NAMES[role], frac(value), f"{float(value):.4f}", simulated, who))
     share = ex.share
     rows.append(("skill share", frac(share) if share is not None else "–",
                  f"{float(share):.4f}" if share is not None else "–", "", ""))
-    tab = table(["", "exact", "≈", f"simulated, {n} deals (± 95%)", "played by"], rows, left=1,
+    tab = table(["", "exact", "≈", f"a bot on {n} seeded deals (± 95%)", "bot"], rows, left=1,
                 caption=f"Exact: every one of the {ex.deals} equally likely deals; the expert is the best strategy "
                         "that sees only what a player sees (expectimax over the unseen cards); hindsight is the "
                         "best score on each deal with the deck order known. No bot can beat the exact expert "
@@ -233,11 +235,9 @@ def class_on_line(codes: str = "", csv_text: str = "", plays: int = 5, budget: f
     line = ll.class_line(codes, csv_text, plays=plays, budget=budget, expert_budget=budget)
     fig, ax = figure(7.5, 2.4)
     marks = (("beginner", float(line.beginner)), ("expert", float(line.expert)), ("hindsight", float(line.hindsight)))
-    for role, x in marks:
+    for role, x in marks:   # named in the legend: two marks close together never hide each other's label
         colour, _, style = STYLE[role]
-        ax.axvline(x, color=colour, linestyle=style, linewidth=2)
-        ax.annotate(f"{role}\n{x:.1f}", (x, 1.02), xycoords=("data", "axes fraction"), ha="center", va="bottom",
-                    fontsize=8, color=colour)
+        ax.axvline(x, color=colour, linestyle=style, linewidth=2, label=f"{role}: {x:.1f}")
     scores = np.array([s for _, s in line.students], dtype=float)
     rng = np.random.default_rng(0)   # a little vertical spread so equal scores stay visible
     ax.plot(scores, 0.5 + rng.uniform(-0.3, 0.3, len(scores)), "o", color=theme.INK, markersize=6,
@@ -245,7 +245,7 @@ def class_on_line(codes: str = "", csv_text: str = "", plays: int = 5, budget: f
     ax.set_ylim(0, 1)
     ax.set_yticks([])
     ax.set_xlabel("final score on the class's deal", fontsize=9)
-    ax.legend(fontsize=8, frameon=False, loc="lower right")
+    ax.legend(fontsize=8, frameon=False, loc="upper left", bbox_to_anchor=(1.0, 1.0))
     rows = []
     for r in line.rows():
         pos = "–" if r["position"] is None else f"{r['position']:.0%}"
