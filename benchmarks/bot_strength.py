@@ -17,7 +17,8 @@ For each game it prints:
 
 A game whose ``expert`` bot or hindsight search is not in this checkout yet is measured with labelled
 stand-ins (see ``sheetkit/analysis/skill.py``); its target lines say "no expert yet".
-``--save`` writes docs/data/skill_share.json, which docs/analysis.md and the luck-and-skill lesson read.
+``--save`` writes docs/data/skill_share.json, which docs/analysis.md and the luck-and-skill lesson read; the
+games measured replace their entries there, the others stay (each entry keeps the command that made it).
 """
 
 from __future__ import annotations
@@ -254,9 +255,24 @@ def main(argv: list[str] | None = None) -> int:
     report["seconds"] = round(time.perf_counter() - t_all, 1)
     print(f"\n{report['seconds']:.0f} s in all.")
     if a.save:
+        # Games measured now replace their entries; the others' stay (each entry keeps its own command).
+        for entry in report["games"].values():
+            entry.update(command=report["command"], date=report["date"])
+        if SAVE_TO.exists():
+            old = json.loads(SAVE_TO.read_text(encoding="utf-8"))
+            report["games"] = {**old.get("games", {}), **report["games"]}
+            if "tiny_avenue_exact" not in report and "tiny_avenue_exact" in old:
+                report["tiny_avenue_exact"] = old["tiny_avenue_exact"]
+        report["games"] = {g: report["games"][g] for g in GAMES if g in report["games"]}
         SAVE_TO.parent.mkdir(parents=True, exist_ok=True)
         SAVE_TO.write_text(json.dumps(report, indent=1) + "\n", encoding="utf-8")
-        print(f"saved {SAVE_TO}; the docs' table (python benchmarks/bot_strength.py --table):")
+        docs = SAVE_TO.parents[1] / "analysis.md"
+        text = docs.read_text(encoding="utf-8")
+        head, tail = "<!-- skill-table: written by benchmarks/bot_strength.py --save -->\n", "\n<!-- /skill-table -->"
+        if head in text and tail in text:
+            before, rest = text.split(head, 1)
+            docs.write_text(before + head + markdown_table(report) + tail + rest.split(tail, 1)[1], encoding="utf-8")
+        print(f"saved {SAVE_TO} and its table in {docs}:")
         print(markdown_table(report))
     return 0
 

@@ -75,6 +75,9 @@ def markdown_table(saved: dict[str, Any]) -> str:
                      f"{tiny['expert']} | {tiny['hindsight']} | {tiny['learning']} | {tiny['luck']} | "
                      f"{tiny['share']} ≈ {tiny['share_float']:.3f} | counted: random policy, expectimax, "
                      "hindsight per deal |")
+    made = sorted({(e.get("command") or saved.get("command", ""), e.get("date") or saved.get("date", ""))
+                   for e in saved.get("games", {}).values()})
+    lines += ["", "Made by " + "; ".join(f"`{c}` ({d})" for c, d in made) + "."]
     return "\n".join(lines)
 
 
