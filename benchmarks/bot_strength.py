@@ -26,6 +26,7 @@ from __future__ import annotations
 import argparse
 import datetime as dt
 import json
+import math
 import shlex
 import statistics
 import sys
@@ -95,6 +96,14 @@ def _met(ok: bool) -> str:
     return "MET" if ok else "NOT MET"
 
 
+def wilson(p: float, n: int, level: float = 0.95) -> tuple[float, float]:
+    """Wilson score interval of a share ``p`` of ``n`` games (stays inside 0..1, unlike mean ± z·se)."""
+    z = statistics.NormalDist().inv_cdf(0.5 + level / 2)
+    centre = (p + z * z / (2 * n)) / (1 + z * z / n)
+    half = z * math.sqrt(p * (1 - p) / n + z * z / (4 * n * n)) / (1 + z * z / n)
+    return centre - half, centre + half
+
+
 def solo_strength(game: str, n: int, seed: int, executor: Any, workers: int | None,
                   options: dict[str, Any]) -> dict[str, Any]:
     """Every bot on the same n deals; the target's paired difference."""
@@ -150,13 +159,14 @@ def table_strength(game: str, n: int, seed: int, executor: Any, workers: int | N
             res = play_games(game, k, seed=derive_seed(seed, "seat", players, r), bots=bots, executor=executor,
                              workers=workers, measure=win_share, progress=True)
             wins += [res.extras[g][0][r]["win"] for g in range(res.games)] if res.extras else []
-        iv = mean_ci(wins)
-        ok = iv.estimate >= target
-        print(f"   {players} players: expert wins {iv.estimate:.1%} (95% CI {iv.low:.1%} to {iv.high:.1%}; a fair "
+        share = statistics.fmean(wins)
+        lo, hi = wilson(share, len(wins))
+        ok = share >= target
+        print(f"   {players} players: expert wins {share:.1%} (95% Wilson CI {lo:.1%} to {hi:.1%}; a fair "
               f"share is {1 / players:.0%}); target ≥ {target:.0%} on {TABLES[game]['n']} games: {_met(ok)}"
               + ("" if n >= TABLES[game]["n"] else f" (measured on {n} games only)"), flush=True)
-        out["tables"][str(players)] = {"win_share": round(iv.estimate, 4), "low": round(iv.low, 4),
-                                       "high": round(iv.high, 4), "target": target, "met": ok,
+        out["tables"][str(players)] = {"win_share": round(share, 4), "low": round(lo, 4),
+                                       "high": round(hi, 4), "games": len(wins), "target": target, "met": ok,
                                        "full_size": n >= TABLES[game]["n"]}
     return out
 
