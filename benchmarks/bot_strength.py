@@ -188,14 +188,14 @@ def speed(game: str, games: int, seed: int, options: dict[str, Any]) -> dict[str
     return {"decisions": len(times), "games": games, "median": round(med, 4), "p95": round(p95, 4), "met": ok}
 
 
-def skill_rows(game: str, n: int, seed: int, executor: Any, workers: int | None, quick: bool) -> list[dict[str, Any]]:
+def skill_rows(game: str, n: int, seed: int, executor: Any, workers: int | None,
+               budget: float) -> list[dict[str, Any]]:
     """The skill-share table of one game (Key Harvest: one row per table size)."""
     spec = get_game(game)
     rows = []
     print(f"\n   skill share of {spec.title}, {n} deals (beginner = random bot; same deals for all three):")
     print(f"   {'players':>7} {'beginner':>9} {'expert':>8} {'hindsight':>9} {'learning':>9} {'luck':>7} "
           f"{'share':>6}  95% CI")
-    budget = 0.25 if quick else 1.0
     for players in SKILL_PLAYERS.get(game, (1,)):
         s = skill_share(game, n=n, seed=seed, players=players, executor=executor, workers=workers, budget=budget,
                         expert_budget=budget, progress=True)
@@ -225,6 +225,8 @@ def main(argv: list[str] | None = None) -> int:
     p.add_argument("--skill-n", type=int, default=None, help="deals of the skill share (default 100; quick 4)")
     p.add_argument("--timing-games", type=int, default=None, help="games timed in this process (default 5)")
     p.add_argument("--budget", type=float, default=None, help="the expert's budget (its constructor's budget=)")
+    p.add_argument("--skill-budget", type=float, default=None,
+                   help="the expert's and the hindsight search's budget in the skill share (default 1; quick 0.25)")
     p.add_argument("--no-strength", action="store_true", help="only the skill share")
     p.add_argument("--no-skill", action="store_true", help="only strength and speed")
     p.add_argument("--save", action="store_true", help=f"write {SAVE_TO.relative_to(SAVE_TO.parents[2])}")
@@ -254,7 +256,8 @@ def main(argv: list[str] | None = None) -> int:
                     entry["strength"] = table_strength(game, n, a.seed, client, a.workers, options)
                 entry["speed"] = speed(game, timing, a.seed, options)
             if not a.no_skill:
-                entry["skill"] = skill_rows(game, skill_n, a.seed, client, a.workers, a.quick)
+                entry["skill"] = skill_rows(game, skill_n, a.seed, client, a.workers,
+                                           a.skill_budget if a.skill_budget is not None else (0.25 if a.quick else 1.0))
             report["games"][game] = entry
     if not a.no_skill and "avenue" in games:
         ex = exact_skill()

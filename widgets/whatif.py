@@ -637,6 +637,9 @@ class WhatIf(W.VBox):
 
     def _skill_update(self, got: Any) -> None:
         self.skill_progress.value = got.old.deals
+        if self.skill_run is not None and self.skill_run.running:
+            self.skill_status.value = html.escape(f"{got.old.deals:,} / {got.old.requested:,} deals played "
+                                                  f"({got.old.seconds:.0f} s) — press Stop skill share to stop")
         if got.old.deals >= 2:
             self.skill_summary = skill_table(got)
             self.skill_out.value = skill_html(self.skill_summary, *self._skill_names)

@@ -66,6 +66,8 @@ def markdown_table(saved: dict[str, Any]) -> str:
         if lu["expert_standin"] or lu["hindsight_standin"]:
             who = "**stand-in**: " + "; ".join(lu["labels"][r] for r in ("expert", "hindsight")
                                                if lu[f"{r}_standin"])
+        if row.get("budget", 1.0) != 1.0:
+            who += f" (budget {row['budget']:g})"
         lines.append(f"| {get_game(row['game']).title} | {row['variant']} | {row['players']} | {row['deals']} | "
                      f"{row['beginner_mean']:.2f} | {row['expert_mean']:.2f} | {row['hindsight_mean']:.2f} | "
                      f"{row['learning']:.2f} | {row['luck']:.2f} | {share} | {who} |")
