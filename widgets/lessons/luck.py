@@ -257,7 +257,8 @@ def class_on_line(codes: str = "", csv_text: str = "", plays: int = 5, budget: f
              f"{html.escape(line.labels['hindsight'])}{' (exact)' if line.exact else ' (at least)'}. "
              f"On this deal the expert sits at {'–' if ep is None else f'{float(ep):.0%}'} of the way from the "
              f"beginner to hindsight. {line.skipped} entr{'y' if line.skipped == 1 else 'ies'} not counted.</div>")
-    tab = table(["student", "score", "place on the line (0% beginner, 100% hindsight)"], rows, left=1)
+    tab = table(["student", "score", "on the line"], rows, left=1,
+                caption="On the line: 0% = the beginner's mean, 100% = hindsight on this deal.")
     return Panel(fig, Markup(words), tab, data={"line": line})
 
 
@@ -266,7 +267,7 @@ def class_box(plays: int = 5, budget: float = 1.0) -> Any:
     import ipywidgets as W
 
     paste = W.Textarea(placeholder="Paste the students' result codes here, one per line (name: code)",
-                       layout=W.Layout(width="100%", height="120px"))
+                       layout=W.Layout(width="95%", max_width="640px", height="120px"))
     upload = W.FileUpload(accept=".csv", multiple=False, description="class CSV")
     go = W.Button(description="Place the class on the line", button_style="primary")
     out = W.HTML()
