@@ -20,6 +20,7 @@ from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
+from sheetkit.widgets.hints import HintControl
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 
 from sheetkit.analysis.results import result_code
@@ -190,6 +191,7 @@ class GameTable:
         if len(kinds) < len(wanted):
             problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
         self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
+        self.hints = HintControl(self)      # its button goes where each table's _build puts it
         self._build()
         self._adopt(self.state, advance=not loaded or self._moves_on(self.state))
         if problems:
@@ -302,6 +304,19 @@ class GameTable:
     def _reset_choices(self) -> None:
         """Forget half-made choices of the UI (a new game starts clean)."""
 
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """Draw the expert's ``move`` as a suggestion; (its words, the view drawn on or None when only words)."""
+        return str(move), None
+
+    def _move_words(self, state: GameState, move: Any) -> str:
+        """A move of yours in ``state`` in words, for the luck panel ('road 3 … at row 2, col 5')."""
+        return str(move)
+
+    def _small_sheet(self, state: GameState, played: Any, best: Any) -> Any:
+        """Your sheet in ``state`` at a small size, ``played`` and ``best`` marked (a view with ``widget`` and
+        ``canvas``), for the luck panel; None: words only."""
+        return None
+
     def _human_seat(self, state: GameState, p: int) -> bool:
         """True when seat ``p`` (not you) is another person at this screen (pass-and-play); else a bot plays it."""
         return False
@@ -335,7 +350,9 @@ class GameTable:
         if default_bots is None:
             default_bots = cls.DEFAULT_BOTS
         bots = default_bots if opts.bots is None else opts.bots
-        return cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table = cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table.hints.set_allowed(opts.hints)
+        return table
 
     DEFAULT_BOTS: ClassVar[Sequence[str]] = ()
 
@@ -445,6 +462,7 @@ class GameTable:
         self.state = state
         self.bots = {}
         self.bot_kinds = []
+        self.hints.reset()
         self._reset_choices()
         unknown = []
         for p in range(state.num_players):
@@ -501,12 +519,14 @@ class GameTable:
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         """Bring every view in line with the state: one canvas message, then the text widgets."""
         self._pending = None
+        self.hints.drop()
         if full:
             for view in self._views():
                 view.forget()
         self._sync_canvases(full)
         with self._one_update_per_widget():
             self._render_text(message)
+            self.hints.refresh()
         for event in events:
             for cb in list(self._listeners):
                 try:
@@ -600,7 +620,7 @@ class GameTable:
         code = self.state.game_code()
         if not code:
             return "<span class='sk-small'>This deal has no code; Save the record to share it.</span>"
-        query = share_query(code, self.bot_kinds)
+        query = share_query(code, self.bot_kinds, hints=self.hints.allowed)
         link = ""
         if os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
             link = f" — or send <a href='?{html.escape(query)}' target='_blank'>this link</a>"
@@ -641,7 +661,7 @@ class GameTable:
     def _show_result_code(self) -> None:
         """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results)."""
         st = self.state
-        key = (id(st), len(st.log)) if st.is_terminal() else None
+        key = (id(st), len(st.log), self.hints.used) if st.is_terminal() else None
         if key == getattr(self, "_result_key", None):
             return
         self._result_key = key
@@ -652,7 +672,8 @@ class GameTable:
         self.result_code.value = "<span class='sk-small'>Result code: working it out…</span>"
         try:
             text = (f"Result code: <code class='sk-result-text' style='user-select: all'>"
-                    f"{html.escape(result_code(st, self.bot_kinds))}</code>")
+                    f"{html.escape(result_code(st, self.bot_kinds, hints=self.hints.used))}</code>"
+                    + (" <span class='sk-small'>(hints used)</span>" if self.hints.used else ""))
         except SheetkitError as e:  # e.g. a record loaded mid-game: its bots had other seeds
             text = f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
         except Exception:  # the game itself is fine: never let the code break the finished table
