@@ -249,10 +249,13 @@ def figures_html(r: LuckReport) -> str:
     low = min(0.0, *(v for _, v, _, _ in rows))
     high = max(1.0, *(v for _, v, _, _ in rows))
     bars = []
+    zero = 100 * (0 - low) / (high - low)      # bars grow from 0, left for a negative score
     for name, value, colour, key in rows:
-        width = 100 * (value - low) / (high - low)
+        end = 100 * (value - low) / (high - low)
+        left, width = min(zero, end), abs(end - zero)
         bars.append(f"<div>{html.escape(name)}</div><div class='sk-bar-track'><div class='sk-bar sk-bar-{key}' "
-                    f"style='width:{width:.1f}%;background:{colour}' title='{value:.1f}'></div></div>"
+                    f"style='margin-left:{left:.1f}%;width:{width:.1f}%;background:{colour}' title='{value:.1f}'>"
+                    "</div></div>"
                     f"<div class='sk-luck-num' data-value='{value:.1f}'>{value:.0f}</div>")
     say = []
     if r.choices is not None:

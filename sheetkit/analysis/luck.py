@@ -33,7 +33,6 @@ from sheetkit.core.protocol import Bot, GameState, HindsightResult
 from sheetkit.core.registry import GameSpec, get_game
 
 Progress = Callable[[float, str], None]
-MAX_LISTED = 60            # at most this many moves are valued at one decision; more: the played and the expert's
 MAX_STEPS = 20_000         # table steps and moves in one game (a guard, never reached in play)
 BASELINES = "luck_baselines.json"
 
@@ -51,6 +50,7 @@ class LuckBudget:
     screen: float = 0.3        # valuing every decision once
     check: float = 1.0         # valuing the costliest again, more carefully
     checked: int = 6           # how many decisions are valued again
+    listed: int = 8            # a decision with more legal moves values only the played one and the expert's choice
 
 
 # Chosen so that the whole panel stays within 10 s (Avenue, Kingdom Maps) and 30 s (Key Harvest) of process
@@ -185,9 +185,10 @@ def decisions_of(state: GameState, player: int = 0) -> list[tuple[GameState, Any
 
 
 def _candidates(factory: Callable[..., Any], seed: int, number: int, budget: float, before: GameState, player: int,
-                played: Any, legal: list[Any]) -> list[Any]:
-    """The moves to value: every legal one when there are few, else the played move and the expert's choice."""
-    if len(legal) <= MAX_LISTED:
+                played: Any, legal: list[Any], listed: int) -> list[Any]:
+    """The moves to value (the played one first): every legal one when there are few, else the played move and the
+    expert's own choice."""
+    if len(legal) <= listed:
         return legal
     choice = factory(seed=derive_seed(seed, "luck-decision", number), budget=budget).act(before.clone(), player)
     return [played] + ([choice] if choice.to_json() != played.to_json() else [])
@@ -316,7 +317,7 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
         screened: list[tuple[float, int, list[Any]]] = []
         for n, (before, played, legal) in enumerate(found, start=1):
             stop()
-            moves = _candidates(factory, seed, n, b.screen, before, player, played, legal)
+            moves = _candidates(factory, seed, n, b.screen, before, player, played, legal, b.listed)
             _, v_best, v_played, values = value_decision(factory, seed, n, before, player, played, moves, b.screen)
             ranked = sorted(range(len(moves)), key=lambda i: -values[i])
             shortlist = [moves[0], *[moves[i] for i in ranked if i != 0][:3]]
