@@ -18,6 +18,7 @@ from stand_ins import StandInExpert, stand_in_hindsight
 
 from sheetkit.analysis.luck import LuckBudget
 from sheetkit.analysis.results import gather, play_as_table, read_result_code, result_code
+from sheetkit.core.records import dumps
 from sheetkit.games.avenue import BOTS as AVENUE_BOTS
 from sheetkit.games.avenue.moves import Draw, Peek
 from sheetkit.games.key_harvest import BOTS as KH_BOTS
@@ -91,9 +92,13 @@ def test_a_new_game_clears_the_panel() -> None:
     panel = panel_for(table)
     play_to_end(table)
     assert panel.figures.value and panel.decisions.children
+    done = table.state
     table._on_new()
     assert panel.figures.value == "" and panel.decisions.children == () and panel.sheets == []
     assert "When your game ends" in panel.note.value and panel.note.layout.display is None
+    # loading a finished game's record (Load) fills it in again
+    table._load(dumps(done.to_record()).encode())
+    assert panel.report is not None and panel.report.score == done.total(0) and "Your score" in panel.figures.value
 
 
 def test_a_loaded_finished_game_gets_its_panel_at_once_in_every_game() -> None:

@@ -95,7 +95,7 @@ class LuckPanel:
         if event in ("new", "move", "round") and not st.is_terminal():
             self._clear()
             return
-        if event != "over" or not st.is_terminal():
+        if event not in ("over", "new") or not st.is_terminal():    # "new" and over: a finished record loaded
             return
         key = (id(st), len(st.log))
         if key == self._key:
