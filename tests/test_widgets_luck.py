@@ -75,7 +75,7 @@ def test_the_panel_waits_for_the_end_then_shows_progress_figures_and_decisions(r
     assert f"data-value='{r.score:.1f}'" in text and f"data-value='{r.expert_score:.1f}'" in text
     rows = panel.decisions.children
     assert len(rows) == len(r.decisions) == 3     # a player of the top-left cell gives points away
-    first = rows[0].children[-1].value
+    first = rows[0].children[0].value
     assert f"Decision {r.decisions[0].number}" in first and "row " in first and "col " in first
     # each decision's small sheet draws when a browser shows it: the sheet, then both moves marked
     small = panel.sheets[0]

@@ -203,7 +203,7 @@ class LuckPanel:
             legend = W.HTML("<div class='sk-small'>Yours: <span class='sk-played'>solid</span> · the expert's: "
                             "<span class='sk-best'>dashed</span></div>")
             parts.append(W.VBox([view.widget, legend]))
-        box = W.HBox([*parts, text])
+        box = W.HBox([text, *parts])          # the words first: on a phone they come above their sheet
         box.add_class("sk-luck-decision")
         return box
 

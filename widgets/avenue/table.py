@@ -218,7 +218,7 @@ class AvenueTable(GameTable):
 
     def _small_sheet(self, state: AvenueState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your sheet before the move, small: your road in vermillion, the expert's dashed in blue."""
-        small = AvenueSheet(state.params.layout, rounds=state.params.rounds, cell=24.0)
+        small = AvenueSheet(state.params.layout, rounds=state.params.rounds, cell=32.0)   # the road table fits
         small.widget.remove_class("sk-sheet")
         small.widget.add_class("sk-luck-sheet")
 

@@ -848,7 +848,7 @@ class KeyHarvestTable(GameTable):
                 small.sync(state, ME, "Your board")
                 for move, colour in spaces:
                     cx, cy = small.geo.centre(move.code)
-                    ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.8, colour, 2.0,
+                    ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.85, colour, 3.0,
                          dashed=move is best)
 
         small.canvas.on_ready(draw)

@@ -522,7 +522,7 @@ class KingdomTable(GameTable):
     def _small_sheet(self, state: KingdomState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your map before the move, small: your hex ringed in vermillion, the expert's dashed in blue."""
         small = KingdomSheet(state.board, state.uses_each, criteria=len(state.params.criteria or ()) or 4,
-                             powers=state.params.powers, questions=state.params.questions, size=15.0)
+                             powers=state.params.powers, questions=state.params.questions, size=19.0)
         small.widget.remove_class("sk-sheet")
         small.widget.add_class("sk-luck-sheet")
 
@@ -535,7 +535,7 @@ class KingdomTable(GameTable):
                                              (best, theme.OKABE_ITO["blue"], True)):
                     if isinstance(move, Place):
                         cx, cy = small.geometry.cell_center(move.q, move.r)
-                        ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 2.0, dashed)
+                        ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
 
         small.canvas.on_ready(draw)
         return small if isinstance(played, Place) or isinstance(best, Place) else None
