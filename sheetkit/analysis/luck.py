@@ -282,7 +282,8 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
     if factory is None:
         notes.append(f"{spec.title} has no expert bot yet.")
     elif kinds is None:
-        notes.append("Another person played at this table, so the expert cannot replay it.")
+        notes.append("Another person played at this table, so neither the expert nor the hindsight search can "
+                     "replay the deal.")
     else:
         say(0.0, "The expert plays your deal…")
         me = factory(seed=derive_seed(seed, "luck-expert"), budget=b.expert)
@@ -299,10 +300,12 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
     t0 = time.process_time()
     if search is None:
         notes.append(f"{spec.title} has no hindsight search yet.")
+    elif kinds is None:
+        pass          # the best game on a deal depends on how the others play: people cannot be re-run
     else:
         say(done / total, "Searching the best game on this deal, cards known in advance…")
-        seated = table_bots(spec, state, kinds or {})
-        seats = None if kinds is None else [seated.get(p) for p in range(state.num_players)]
+        seated = table_bots(spec, state, kinds)
+        seats = [seated.get(p) for p in range(state.num_players)]
         found_best = search(fresh_deal(state), player, seats, budget=b.hindsight)
         advance("hindsight", parts["hindsight"], "Searched the best game on this deal.")
     seconds["hindsight"] = time.process_time() - t0
