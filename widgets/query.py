@@ -1,4 +1,7 @@
-"""Read a dashboard link's options (``?code=AV-XXXX-XXXX&bots=greedy,random``) from Voila's QUERY_STRING."""
+"""Read a dashboard link's options (``?code=AV-XXXX-XXXX&bots=greedy,random``) from Voila's QUERY_STRING.
+
+``hints=off`` (class play's links) takes the Hint button off the table.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from urllib.parse import parse_qs, urlencode
 
 MAX_BOTS = 3
 NO_BOTS = ("", "none", "solo")
+HINTS_OFF = ("off", "no", "0", "false", "none")
 
 
 @dataclass(frozen=True)
@@ -18,6 +22,9 @@ class DashboardOptions:
     code: str | None = None
     bots: tuple[str, ...] | None = None     # None: the link did not say
     problems: tuple[str, ...] = field(default=())
+    resume: str | None = None               # a game in progress (sheetkit/analysis/resume.py)
+    query: str = ""                         # the whole query string read
+    hints: bool = True                      # False: the table shows no Hint button (class play)
 
 
 def query_string(environ: Mapping[str, str] | None = None) -> str:
@@ -34,7 +41,7 @@ def dashboard_options(query: str | None = None, known_bots: Collection[str] = ("
     try:
         params = parse_qs(q, keep_blank_values=True, max_num_fields=20)
     except ValueError:
-        return DashboardOptions(problems=("the link's options could not be read",))
+        return DashboardOptions(problems=("the link's options could not be read",), query=q)
     problems: list[str] = []
     code = (params.get("code") or [""])[-1].strip() or None
     bots: tuple[str, ...] | None = None
@@ -50,13 +57,17 @@ def dashboard_options(query: str | None = None, known_bots: Collection[str] = ("
             problems.append(f"at most {MAX_BOTS} bots at this table")
             good = good[:MAX_BOTS]
         bots = tuple(good)
-    return DashboardOptions(code, bots, tuple(problems))
+    resume = (params.get("resume") or [""])[-1].strip() or None
+    hints = (params.get("hints") or ["on"])[-1].strip().lower() not in HINTS_OFF
+    return DashboardOptions(code, bots, tuple(problems), resume, q, hints)
 
 
-def share_query(code: str | None, bots: Collection[str]) -> str:
-    """The query string that reopens this deal with these bots: 'code=AV-…&bots=greedy'."""
+def share_query(code: str | None, bots: Collection[str], hints: bool = True) -> str:
+    """The query string that reopens this deal with these bots: 'code=AV-…&bots=greedy' (and '&hints=off')."""
     items: dict[str, str] = {}
     if code:
         items["code"] = code
     items["bots"] = ",".join(bots) if bots else "none"
+    if not hints:
+        items["hints"] = "off"
     return urlencode(items, safe=",")

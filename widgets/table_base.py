@@ -20,8 +20,11 @@ from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
+from sheetkit.widgets.hints import HintControl
 from sheetkit.widgets.off_click import Job, Thought, off_click_path
+from sheetkit.widgets.page_link import PageLink
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
+from sheetkit.widgets.resume import ResumeKeeper
 
 from sheetkit.analysis.results import result_code
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
@@ -181,7 +184,11 @@ class GameTable:
         if len(kinds) < len(wanted):
             problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
         self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
+        self.hints = HintControl(self)      # its button goes where each table's _build puts it
         self._build()
+        self.page = PageLink()     # scrolls the next step into view, keeps the page's link (widgets/page_link.py)
+        self.resume = ResumeKeeper(self)    # the game in the page's link and under the table (widgets/resume.py)
+        self.widget.children = (*self.widget.children, self.resume.line, self.page.widget)
         self._adopt(self.state, advance=not loaded or self._moves_on(self.state))
         if problems:
             self._fail(" ".join(p[0].upper() + p[1:] + ("" if p.endswith(".") else ".") for p in problems))
@@ -301,6 +308,19 @@ class GameTable:
     def _reset_choices(self) -> None:
         """Forget half-made choices of the UI (a new game starts clean)."""
 
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """Draw the expert's ``move`` as a suggestion; (its words, the view drawn on or None when only words)."""
+        return str(move), None
+
+    def _move_words(self, state: GameState, move: Any) -> str:
+        """A move of yours in ``state`` in words, for the luck panel ('road 3 … at row 2, col 5')."""
+        return str(move)
+
+    def _small_sheet(self, state: GameState, played: Any, best: Any) -> Any:
+        """Your sheet in ``state`` at a small size, ``played`` and ``best`` marked (a view with ``widget`` and
+        ``canvas``), for the luck panel; None: words only."""
+        return None
+
     def _human_seat(self, state: GameState, p: int) -> bool:
         """True when seat ``p`` (not you) is another person at this screen (pass-and-play); else a bot plays it."""
         return False
@@ -334,7 +354,10 @@ class GameTable:
         if default_bots is None:
             default_bots = cls.DEFAULT_BOTS
         bots = default_bots if opts.bots is None else opts.bots
-        return cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table = cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
+        table.resume.start(opts.query, opts.resume)    # ?resume=…: the game of a reloaded page, back where it was
+        table.hints.set_allowed(opts.hints)
+        return table
 
     DEFAULT_BOTS: ClassVar[Sequence[str]] = ()
 
@@ -443,6 +466,7 @@ class GameTable:
         old = self.state
         self.state = state
         self._thinking = None          # a slow bot still thinking about the old game: its answer is dropped
+        self.hints.reset()
         self._reset_choices()
         unknown = []
         kinds: dict[int, str] = {}
@@ -596,12 +620,14 @@ class GameTable:
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         """Bring every view in line with the state: one canvas message, then the text widgets."""
         self._pending = None
+        self.hints.drop()
         if full:
             for view in self._views():
                 view.forget()
         self._sync_canvases(full)
         with self._one_update_per_widget():
             self._render_text(message)
+            self.hints.refresh()
         for event in events:
             for cb in list(self._listeners):
                 try:
@@ -697,7 +723,7 @@ class GameTable:
         code = self.state.game_code()
         if not code:
             return "<span class='sk-small'>This deal has no code; Save the record to share it.</span>"
-        query = share_query(code, self.bot_kinds)
+        query = share_query(code, self.bot_kinds, hints=self.hints.allowed)
         link = ""
         if os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
             link = f" — or send <a href='?{html.escape(query)}' target='_blank'>this link</a>"
@@ -741,7 +767,7 @@ class GameTable:
         Writing it replays the game with the bots; with a slow bot that takes as long as its game did, so it is
         worked out off the click path then."""
         st = self.state
-        key = (id(st), len(st.log)) if st.is_terminal() else None
+        key = (id(st), len(st.log), self.hints.used) if st.is_terminal() else None
         if key == self._result_key:
             return
         self._result_key = key
@@ -753,10 +779,11 @@ class GameTable:
         self.result_code.value = "<span class='sk-small'>Result code: working it out…</span>"
         kinds = list(self.bot_kinds)
         if not any(getattr(bot, "slow", False) for bot in self.bots.values()):
-            self.result_code.value = self._result_code_html(st, kinds)
+            self.result_code.value = self._result_code_html(st, kinds, self.hints.used)
             return
         copy = st.clone()
-        self._code_job = off_click_path(lambda: self._result_code_html(copy, kinds),
+        hints = self.hints.used
+        self._code_job = off_click_path(lambda: self._result_code_html(copy, kinds, hints),
                                         lambda job: self._finish_code(key, job), f"sheetkit-{self.GAME}-code")
 
     def _finish_code(self, key: Any, job: Job) -> None:
@@ -769,11 +796,12 @@ class GameTable:
         self.result_code.value = job.result if job.error is None else \
             "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
 
-    def _result_code_html(self, st: GameState, kinds: list[str]) -> str:
+    def _result_code_html(self, st: GameState, kinds: list[str], hints: bool = False) -> str:
         """The result code line for a finished game (or why there is none)."""
         try:
             return (f"Result code: <code class='sk-result-text' style='user-select: all'>"
-                    f"{html.escape(result_code(st, kinds))}</code>")
+                    f"{html.escape(result_code(st, kinds, hints=hints))}</code>"
+                    + (" <span class='sk-small'>(hints used)</span>" if hints else ""))
         except SheetkitError as e:  # e.g. a record loaded mid-game: its bots had other seeds
             return f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
         except Exception:  # the game itself is fine: never let the code break the finished table

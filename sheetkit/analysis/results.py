@@ -4,7 +4,10 @@ A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-
 
 - the game code of the deal (``AV-0000-001A``, with its variant when not standard);
 - ``R1`` (the format version) followed by one letter per bot at the table, in seat order
-  (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game);
+  (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game); a game in which
+  the player asked the table for hints (its Hint button) is written ``H1`` instead of ``R1``, and the
+  check characters cover that letter like the rest, so it cannot be changed back unnoticed (codes
+  written before hints existed all start ``R1`` and read as before);
 - the moves: seat 0's choices (its pending decisions too), each written as the index of the chosen
   action among ``legal_actions(0)`` sorted canonically (by the action's JSON text), packed in mixed
   radix into one integer (a choice among n adds log2(n) bits; a forced move adds nothing), in
@@ -40,7 +43,7 @@ import io
 import json
 import re
 from collections.abc import Callable, Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Any
 
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
@@ -51,6 +54,7 @@ from sheetkit.core.records import parse_json, replay
 from sheetkit.core.registry import GameSpec, all_games, get_game
 
 VERSION = 1
+PLAIN, HINTED = "R", "H"  # the letter before the version: played alone, or with the table's hints
 CHECK_CHARS = 3
 GAME_CHARS = 2
 GROUP = 5
@@ -196,8 +200,10 @@ def _moves_by_player(log: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[
     return chance, moves
 
 
-def result_code(state: GameState, bots: Sequence[str]) -> str:
+def result_code(state: GameState, bots: Sequence[str], hints: bool = False) -> str:
     """The result code of a finished game in which seat 0 played against ``bots`` (kinds, seats 1…).
+
+    ``hints``: the player was shown the expert's move at least once (the code says so: ``H1`` for ``R1``).
 
     Raises RecordError (with what to do instead) when the game has no code, is not over, or would
     not replay identically from its code (e.g. a record loaded mid-game with bots that had other seeds).
@@ -244,7 +250,8 @@ def result_code(state: GameState, bots: Sequence[str]) -> str:
     again = _drive(spec, gc, kinds, choose)
     if k != len(mine) or _moves_by_player(again.log) != _moves_by_player(state.log):
         raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
-    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{''.join(letters[b] for b in kinds)}"
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.{HINTED if hints else PLAIN}{VERSION}" \
+           f"{''.join(letters[b] for b in kinds)}"
     digits = _b32(value)
     game = _game_check(again)
     return f"{head}.{_grouped(digits)}.{game}{_check(head, digits, game)}"
@@ -282,6 +289,7 @@ class Result:
     bots: tuple[str, ...]    # bot kinds in seats 1…
     state: GameState = field(repr=False, compare=False)
     source: str = "code"
+    hints: bool = False      # the player used the table's Hint button (the code starts H1, not R1)
 
     @property
     def game(self) -> str:
@@ -362,17 +370,18 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
         raise RecordError("not a result code — it has too many dots")
     # The version is one digit (I, L and O read as 1, 1 and 0 there too), the bots' letters follow it.
     version = parts[1][:1] + "".join(_READ_AS.get(ch, ch) for ch in parts[1][1:2]) + parts[1][2:]
-    m = re.fullmatch(r"R(\d)([A-Z]*)", version)
+    m = re.fullmatch(r"([RH])(\d)([A-Z]*)", version)
     if not m:
         raise RecordError("not a result code — after the deal it should go on with .R1")
-    if int(m.group(1)) != VERSION:
-        raise RecordError(f"made by another sheetkit version (R{m.group(1)}; this one reads R{VERSION})")
+    hinted, ver, letters = m.group(1) == HINTED, m.group(2), m.group(3)
+    if int(ver) != VERSION:
+        raise RecordError(f"made by another sheetkit version (R{ver}; this one reads R{VERSION})")
     if len(parts) < 4 or len(parts[3]) < GAME_CHARS + CHECK_CHARS:
         raise RecordError("cut short — the check characters at the end are missing")
     spec = _spec_for(gc.prefix)
     kind_of = {v: k for k, v in bot_letters(spec).items()}
     try:
-        kinds = [kind_of[ch] for ch in m.group(2)]
+        kinds = [kind_of[ch] for ch in letters]
     except KeyError as e:
         raise RecordError(f"unknown bot letter {e.args[0]!r} (letters: "
                           f"{', '.join(f'{v} {k}' for k, v in bot_letters(spec).items())})") from None
@@ -381,7 +390,7 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     bad = [ch for ch in digits + check if ch not in _ALPHABET]
     if bad or not digits:
         raise RecordError(f"{bad[0]!r} is not a code character" if bad else "the moves are missing")
-    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{m.group(2)}"
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.{m.group(1)}{VERSION}{letters}"
     game, check = check[:GAME_CHARS], check[GAME_CHARS:]
     if check != _check(head, digits.lstrip("0") or "0", game):
         raise RecordError("wrong check characters — a character is mistyped, or the code is cut short")
@@ -409,7 +418,8 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     if _game_check(state) != game:
         raise RecordError("it replays to another game here — made by another sheetkit version? "
                           "Send the record file (Save) instead")
-    return Result(name, f"{head}.{_grouped(digits.lstrip('0') or '0')}.{game}{check}", deal, tuple(kinds), state)
+    return Result(name, f"{head}.{_grouped(digits.lstrip('0') or '0')}.{game}{check}", deal, tuple(kinds), state,
+                  hints=hinted)
 
 
 def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: str = "") -> Result:
@@ -501,7 +511,7 @@ def read_paste(text: str) -> list[PastedLine]:
         hits = [h for h in _FIND.finditer(line) if h.group(0)[:2].upper() in prefixes]
         if not hits:
             body = line.split(":", 1)[1] if ":" in line else line
-            if re.search(r"\.\s*[Rr]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
+            if re.search(r"\.\s*[RrHh]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
                 name = line.split(":", 1)[0] if ":" in line else ""
                 found.append(PastedLine(number, shorten(name, 40).strip(), body.strip(), line))
             else:
@@ -579,7 +589,7 @@ def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: Clas
                 r = read_result_code(code, expect, name)
             else:
                 r = read_record_file(data, expect, name="")
-                r = Result(r.name or name, r.code, r.deal, r.bots, r.state, source=name)
+                r = replace(r, name=r.name or name, source=name)
         except SheetkitError as e:
             reason = e.reason if isinstance(e, RecordError) else str(e)
             out.skipped.append(Skipped(name, shown, reason, line))
@@ -594,24 +604,25 @@ def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: Clas
             continue
         if not r.name:
             unnamed += 1
-            r = Result(f"student {unnamed}", r.code, r.deal, r.bots, r.state, r.source)
+            r = replace(r, name=f"student {unnamed}")
         seen[key] = (r, line)
         out.results.append(r)
     return out
 
 
 def leaderboard(results: Sequence[Result]) -> list[dict[str, Any]]:
-    """Rows best first: rank (ties share it), name, score, placing at the table, code, source."""
+    """Rows best first: rank (ties share it), name, score, placing at the table, code, source, hints used."""
     ordered = sorted(results, key=lambda r: -r.score)
     rows = []
     for r in ordered:
         rank = 1 + sum(1 for o in ordered if o.score > r.score)
         rows.append({"rank": rank, "name": r.name, "score": r.score, "placing": r.placing,
-                     "deal": r.deal, "bots": ",".join(r.bots) or "solo", "code": r.code, "source": r.source})
+                     "deal": r.deal, "bots": ",".join(r.bots) or "solo", "code": r.code, "source": r.source,
+                     "hints": r.hints})
     return rows
 
 
-CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source", "line")
+CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source", "line", "hints")
 
 
 def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> str:
@@ -621,7 +632,7 @@ def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> s
     w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
     w.writeheader()
     for row in leaderboard(results):
-        w.writerow({k: _cell(v) for k, v in row.items()})
+        w.writerow({k: _cell(v) for k, v in row.items()} | {"hints": "yes" if row["hints"] else ""})
     for s in skipped:
         w.writerow({"rank": "", "name": _cell(s.name), "score": "", "placing": "", "deal": "", "bots": "",
                     "code": _cell(s.text), "source": _cell(f"skipped: {s.reason}"),

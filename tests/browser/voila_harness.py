@@ -24,6 +24,7 @@ from pathlib import Path
 from typing import Any
 
 REPO = Path(__file__).resolve().parents[2]
+REPO_CONFIG = REPO / "binder" / "jupyter-config"    # voila.py, jupyter_server_config.py: docs/classroom.md
 # Screenshots, saved records and server logs; SHEETKIT_ARTIFACTS moves them (e.g. when the
 # checkout is read-only for the user running the tests).
 ARTIFACTS = Path(os.environ.get("SHEETKIT_ARTIFACTS") or REPO / "artifacts")
@@ -87,8 +88,8 @@ class VoilaServer:
     """
 
     def __init__(self, target: Path, workdir: Path, venv: Path | None = None, cwd: Path = REPO,
-                 cull_idle: int = 30, extra_args: list[str] | None = None, start_timeout: float = 90,
-                 app: str = "voila", env: dict[str, str] | None = None) -> None:
+                 cull_idle: int | None = 30, extra_args: list[str] | None = None, start_timeout: float = 90,
+                 app: str = "voila", env: dict[str, str] | None = None, repo_config: bool = True) -> None:
         self.target = Path(target)
         self.workdir = Path(workdir)
         self.venv = venv or Path(sys.prefix)
@@ -97,10 +98,13 @@ class VoilaServer:
         self.base = f"http://127.0.0.1:{self.port}/"
         self.log_path = self.workdir / f"{app}-{self.port}.log"
         self.env = {**isolated_env(self.workdir / "env", self.venv), **(env or {})}
+        if repo_config:    # the repository's serving settings, as ./dev play and binder/start give them
+            self.env["JUPYTER_CONFIG_PATH"] = str(REPO_CONFIG)
         # Voila starts one kernel per page load: cull those left idle (pages we closed), on top
-        # of Voila's own shutdown-on-unload beacon.
-        culling = [f"--MappingKernelManager.cull_idle_timeout={cull_idle}",
-                   "--MappingKernelManager.cull_interval=10", "--MappingKernelManager.cull_connected=False"]
+        # of Voila's own shutdown-on-unload beacon. None: the repository's settings (binder/jupyter-config).
+        culling = [] if cull_idle is None else [
+            f"--MappingKernelManager.cull_idle_timeout={cull_idle}", "--MappingKernelManager.cull_interval=10",
+            "--MappingKernelManager.cull_connected=False"]
         if app == "voila":
             self.args = [str(self.venv / "bin" / "voila"), str(self.target), "--no-browser",
                          f"--port={self.port}", "--Voila.ip=127.0.0.1", "--Voila.port_retries=0", *culling]

@@ -109,7 +109,7 @@ class AvenueTable(GameTable):
 
         for b in (self.peek_button, self.undo_button, self.next_button, self.again_button):
             b.layout = W.Layout(width="auto", flex="0 0 auto")   # never squeezed to "Play this de…"
-        buttons = row(self.peek_button, self.undo_button, self.next_button)
+        buttons = row(self.peek_button, self.undo_button, self.next_button, self.hints.button)
         self.play_column = W.VBox([self.cards.widget, buttons, self.auto_next, self.peek_info])
         self.play_column.add_class("sk-playcol")
         self.middle = W.HBox([self.play_column, self.end_box, self.opponents.widget])
@@ -197,6 +197,43 @@ class AvenueTable(GameTable):
         events = self._advance()
         self._error = None
         self._render(events)
+
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """The expert's move on your sheet: the road drawn faintly in its cell, framed in blue."""
+        st = self.state
+        if isinstance(move, Draw) and st.card is not None:
+            if self.sheet.canvas.ready:
+                with batch():
+                    self.sheet.mark_cell(move.row, move.col, st.card.number, theme.OKABE_ITO["blue"], dashed=True)
+            return (f"the expert would draw {words.road_words(st.card.number)} at "
+                    f"{words.cell_words(move.row, move.col)} (framed in blue on your sheet)"), self.sheet
+        if isinstance(move, Peek):
+            return "the expert would peek at the next farm (press Peek)", None
+        return f"the expert would {move}", None
+
+    def _move_words(self, state: AvenueState, move: Any) -> str:  # type: ignore[override]
+        if isinstance(move, Draw) and state.card is not None:
+            return f"{words.road_words(state.card.number)} at {words.cell_words(move.row, move.col)}"
+        return "peek at the next farm" if isinstance(move, Peek) else str(move)
+
+    def _small_sheet(self, state: AvenueState, played: Any, best: Any) -> Any:  # type: ignore[override]
+        """Your sheet before the move, small: your road in vermillion, the expert's dashed in blue."""
+        small = AvenueSheet(state.params.layout, rounds=state.params.rounds, cell=32.0)   # the road table fits
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                small.sync(state, ME, interactive=False)
+                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
+                                             (best, theme.OKABE_ITO["blue"], True)):
+                    if isinstance(move, Draw) and state.card is not None:
+                        small.mark_cell(move.row, move.col, state.card.number, colour, dashed)
+
+        small.canvas.on_ready(draw)
+        return small
 
     def _next_click_view(self) -> Any:
         st = self.state

@@ -29,6 +29,7 @@ from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
 from sheetkit.widgets.query import query_string
+from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_base import (
     ME,
     TABLE_CSS,
@@ -266,7 +267,7 @@ class KeyHarvestTable(GameTable):
         self.undo_button.on_click(self._on_undo)
         for b in (self.end_turn_button, self.undo_button):
             b.layout = W.Layout(width="auto")
-        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button)
+        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button)
         self.actions.add_class("sk-actions")
         self.why = html_widget("sk-why")
 
@@ -464,7 +465,10 @@ class KeyHarvestTable(GameTable):
             self._render([])
             return
         self._redraw_quietly()
-        if self.board.canvas.ready:   # the next step is a tinted space of your board: the keyboard goes on there
+        # the next step is a tinted space of your board: the keyboard goes on there, and on a phone (where the
+        # board lies below the workers' list) the board scrolls into view
+        self.page.reveal(".sk-board")
+        if self.board.canvas.ready:
             self.board.canvas.focus()
 
     @guarded
@@ -802,6 +806,41 @@ class KeyHarvestTable(GameTable):
         views = ((self.board, self._sync_board), (self.town, self._sync_town),
                  (self.opponents, self._sync_opponents))
         return [(view, self._redrawn(view, sync, full)) for view, sync in views if view.canvas.ready]
+
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """The expert's move: a space ringed in blue on your board (harvest, a worker), else its words."""
+        code = move.code if isinstance(move, Harvest | PlaceWorker | RemoveWorker) else None
+        if code is not None and self.viewer == ME:
+            if self.board.canvas.ready:
+                cx, cy = self.board.geo.centre(code)
+                with batch():
+                    ring(self.board.canvas["highlight"].ctx, cx, cy, self.board.geo.size * 0.8,
+                         theme.OKABE_ITO["blue"], dashed=True)
+            return f"the expert would {move} (ringed in blue on your board)", self.board
+        return f"the expert would {move}", None
+
+    def _small_sheet(self, state: KeyHarvestState, played: Any, best: Any) -> Any:  # type: ignore[override]
+        """Your board before the move, small: the space of your move ringed in vermillion, the expert's in blue."""
+        spaces = [(m, c) for m, c in ((played, theme.OKABE_ITO["vermillion"]), (best, theme.OKABE_ITO["blue"]))
+                  if isinstance(m, Harvest | PlaceWorker | RemoveWorker)]
+        if not spaces:
+            return None
+        small = CountryBoard(size=14.0)
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                small.sync(state, ME, "Your board")
+                for move, colour in spaces:
+                    cx, cy = small.geo.centre(move.code)
+                    ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.85, colour, 3.0,
+                         dashed=move is best)
+
+        small.canvas.on_ready(draw)
+        return small
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

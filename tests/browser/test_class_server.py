@@ -1,0 +1,70 @@
+"""One server for a class (issue 15, part 2), served with the repository's own settings (binder/jupyter-config):
+a closed page's kernel is shut down at once, and a page left idle loses its kernel to the culler and says so."""
+
+from __future__ import annotations
+
+import time
+from pathlib import Path
+from typing import Any
+
+import pytest
+from avenue_driver import AvenueDriver
+from voila_harness import close_page
+
+pytestmark = pytest.mark.browser
+
+
+def kernels(server: Any) -> list[int]:
+    """The server's kernel processes (each names a connection file in the server's private dirs)."""
+    out = []
+    for pid in server.leftover_pids():
+        try:
+            if b"ipykernel" in Path(f"/proc/{pid}/cmdline").read_bytes():
+                out.append(pid)
+        except OSError:
+            continue
+    return out
+
+
+def wait_kernels(server: Any, n: int, timeout: float) -> int:
+    """Wait until the server runs ``n`` kernels; the count at the end."""
+    deadline = time.monotonic() + timeout
+    while (have := len(kernels(server))) != n and time.monotonic() < deadline:
+        time.sleep(0.25)
+    return have
+
+
+def open_table(browser: Any, server: Any) -> Any:
+    page = browser.new_context(viewport={"width": 1024, "height": 768}).new_page()
+    page.set_default_timeout(60_000)
+    d = AvenueDriver(code="AV-0000-001A", bots="greedy")
+    page.goto(server.url(d.notebook, d.query))
+    d.wait_ready(page)
+    return page
+
+
+def test_a_closed_page_shuts_its_kernel_down(voila_factory, browser):
+    server = voila_factory(cull_idle=None)          # the repository's settings, no test culling
+    first, second = open_table(browser, server), open_table(browser, server)
+    assert wait_kernels(server, 2, 10) == 2
+    close_page(first)                                # the tab closes: Voila's page asks for its kernel's end
+    assert wait_kernels(server, 1, 20) == 1, "the closed page's kernel is still running"
+    assert "'_xsrf' argument missing" not in server.log_text()
+    close_page(second)
+    assert wait_kernels(server, 0, 20) == 0
+    assert " 403 " not in server.log_text()
+
+
+def test_a_page_left_idle_loses_its_kernel_to_the_culler_and_says_so(voila_factory, browser):
+    """SHEETKIT_CULL_IDLE / SHEETKIT_CULL_INTERVAL (seconds) override the 20 minutes / 60 s of the class settings;
+    an open page's kernel is culled too, and the page shows how to carry on."""
+    server = voila_factory(cull_idle=None, env={"SHEETKIT_CULL_IDLE": "6", "SHEETKIT_CULL_INTERVAL": "2"})
+    page = open_table(browser, server)
+    assert wait_kernels(server, 1, 10) == 1
+    assert wait_kernels(server, 0, 40) == 0, "an idle kernel was not culled"
+    page.mouse.click(5, 5)      # the student comes back and touches the page: it checks on its kernel at once
+    banner = page.locator(".sk-stopped")
+    banner.wait_for(timeout=10_000)
+    assert "Reload to carry on" in banner.inner_text()
+    assert "Culling kernels with idle durations > 6 seconds at 2 second intervals" in server.log_text()
+    close_page(page)
