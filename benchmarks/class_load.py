@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -106,6 +107,20 @@ def rss_mb(pid: int) -> float | None:
     return None
 
 
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def server_cpu(server: VoilaServer) -> float:
+    """CPU seconds used so far by the server: Voila's process and its running kernels."""
+    return (cpu_s(server.proc.pid) if server.proc else 0.0) + sum(cpu_s(p) for p in kernel_pids(server))
+
+
 def kernel_pids(server: VoilaServer) -> list[int]:
     """The server's kernel processes (their command line names a connection file in the server's private dirs)."""
     pids = []
@@ -157,7 +172,14 @@ class Student:
                 raise RuntimeError("traceback")
 
     async def wait_legal(self, timeout: float) -> dict[str, Any]:
-        handle = await self.page.wait_for_function(JS_LEGAL, polling=250, timeout=timeout * 1000)
+        # the status line first (a cheap check), then the sheet's pixels (a whole sheet read: not 4 times a second
+        # on 30 pages, which would load the machine more than the pages themselves)
+        deadline = time.monotonic() + timeout
+        await self.page.wait_for_function(
+            "() => /Draw road \\d/.test((document.querySelector('.sk-status') || {}).innerText || '')",
+            polling=400, timeout=timeout * 1000)
+        handle = await self.page.wait_for_function(JS_LEGAL, polling=400,
+                                                   timeout=max(1.0, deadline - time.monotonic()) * 1000)
         return dict(await handle.json_value())
 
     async def open(self, t0: float, timeout: float) -> None:
@@ -235,6 +257,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             browser = await pw.chromium.launch(executable_path=chromium_or_fail(), headless=True, args=CHROMIUM_ARGS)
             url = server.url(NOTEBOOK, f"code={args.code}&bots={args.bots}")
             students = []
+            # one browser window (context) per student: tabs of one window would stay in the background, where the
+            # browser does not draw (the canvases never show)
             for k in range(args.pages):
                 ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
                 page = await ctx.new_page()
@@ -243,6 +267,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"» {args.pages} pages open {url} at once (load {out['load_before']})", flush=True)
             t0 = time.monotonic()
             await asyncio.gather(*(s.open(t0, args.ready_timeout) for s in students))
+            out["server_cpu_open_s"] = server_cpu(server)
             ready = [s.ready_s for s in students if s.ready_s is not None]
             out["playable"] = len(ready)
             out["ready_s"] = {"p50": pct(ready, 0.5), "p95": pct(ready, 0.95), "max": max(ready, default=float("nan"))}
@@ -261,6 +286,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             t_play = time.monotonic()
             await asyncio.gather(*(s.play() for s in students))
             out["play_s"] = time.monotonic() - t_play
+            out["server_cpu_play_s"] = server_cpu(server) - out["server_cpu_open_s"]
             sampler.cancel()
             clicks = [ms for s in students for ms in s.clicks_ms]
             out["clicks"] = len(clicks)
@@ -310,6 +336,11 @@ def report(out: dict[str, Any]) -> None:
     print(f"  kernel memory       {out['kernels_while_playing']} kernels: {m['mean']:.0f} MB each "
           f"(max {m['max']:.0f}), "
           f"{m['total']:.0f} MB in all (resident set)")
+    per_page = out["server_cpu_open_s"] / out["pages"]
+    print(f"  server CPU          {out['server_cpu_open_s']:.0f} s to open the {out['pages']} pages "
+          f"({per_page:.1f} s a page: Voila and the kernels, process time; on 2 free cores {out['pages']} pages need "
+          f"≥ {out['server_cpu_open_s'] / 2:.0f} s), {out['server_cpu_play_s']:.0f} s while they played "
+          f"({1000 * out['server_cpu_play_s'] / max(1, out['clicks']):.0f} ms a move, the bots' and Next card's too)")
     print(f"  errors              {len(out['errors'])}   (goal: none)")
     for e in out["errors"][:20]:
         print(f"      {e}")
