@@ -59,23 +59,26 @@ from voila_harness import (  # noqa: E402
 NOTEBOOK = "notebooks/avenue.ipynb"
 # The Avenue sheet's grid (tests/browser/avenue_driver.py: the DOM contract in docs/architecture.md).
 X0, Y0, CELL, ROWS, COLS, INSET = 28.0, 48.0, 54.0, 7, 6, 6
-INK, INK_TOL, LEGAL_RED_DROP = [0x1B, 0x23, 0x40], 60, 10
+LEGAL_RED_DROP = 10
 OFFLINE = "net::ERR_NAME_NOT_RESOLVED"     # the page asks the internet for fonts; this machine is offline
 
 # Playable: the status line asks for a road and the sheet shows tinted (legal) cells.
+# (One pixel per cell, in from its corner where only the tint shows: reading the whole sheet 30 pages at a time
+# kept the browser busier than the pages themselves.)
 JS_LEGAL = JS_HELPERS + r""";(() => {
   const st = document.querySelector('.sk-status');
   if (!st || !/Draw road \d/.test(st.innerText)) return null;
   const i = window.__sk.info();
   if (!i || !i.width || !i.cssWidth) return null;
-  const s = i.width / i.layoutWidth, g = GRID;
-  const paper = window.__sk.region(Math.round(4 * s), Math.round(4 * s), 1, 1)[0];
-  const cells = window.__sk.cells(g.x0 * s, g.y0 * s, g.cell * s, g.rows, g.cols, Math.round(g.inset * s),
-                                  g.ink, g.tol);
-  const legal = cells.filter((c) => c.corner[0] <= paper - g.drop).map((c) => [c.row, c.col]);
+  const s = i.width / i.layoutWidth, g = GRID, at = (x, y) => window.__sk.composite(Math.round(x), Math.round(y), 1, 1);
+  const paper = at(4 * s, 4 * s)[0], legal = [];
+  for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++) {
+    const px = at((g.x0 + c * g.cell + g.inset) * s, (g.y0 + r * g.cell + g.inset) * s);
+    if (px[0] <= paper - g.drop) legal.push([r, c]);
+  }
   return legal.length ? {legal, scale: s} : null;
 })()""".replace("GRID", json.dumps({"x0": X0, "y0": Y0, "cell": CELL, "rows": ROWS, "cols": COLS, "inset": INSET,
-                                    "ink": INK, "tol": INK_TOL, "drop": LEGAL_RED_DROP}))
+                                    "drop": LEGAL_RED_DROP}))
 JS_STATUS = "() => { const s = document.querySelector('.sk-status'); return s ? s.innerText : ''; }"
 JS_TEXT = "() => document.body ? document.body.innerText : ''"
 
