@@ -304,6 +304,7 @@ def test_the_kingdom_lesson_panels(monkeypatch):
 @pytest.mark.parametrize(("name", "credits"), [
     ("avenue_cards.ipynb", ("Eilif Svensson", "Kristian Amundsen Østby", "Aporta Games", "2016")),
     ("kingdom_dice.ipynb", ("Martín Oddino", "RunDOS Studio", "2020")),
+    ("luck_and_skill.ipynb", ("Eilif Svensson", "Martín Oddino", "Richard Breese")),
 ])
 def test_the_lesson_notebooks_are_thin_credited_and_have_hidden_answers(name, credits):
     nb = nbformat.read(LESSONS / name, as_version=4)

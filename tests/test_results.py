@@ -384,6 +384,9 @@ def test_a_hostile_key_harvest_code_bidding_counters_not_held_is_refused(monkeyp
     mine = iter(_moves_of(state, 0))
     value, radix, forged = 0, 1, None
 
+    class Forged(Exception):
+        """The forger has written its bid: stop playing."""
+
     def forge(now):
         nonlocal value, radix, forged
         want = spec.parse_action(next(mine), "action")
@@ -394,10 +397,10 @@ def test_a_hostile_key_harvest_code_bidding_counters_not_held_is_refused(monkeyp
             value += i * radix
             radix *= n
         if forged is not None:
-            raise StopIteration
+            raise Forged
         return want
 
-    with pytest.raises(StopIteration):
+    with pytest.raises(Forged):
         R._drive(spec, R.parse_code(deal), ["greedy"], forge)
     assert forged is not None
     digits = R._b32(value)

@@ -80,6 +80,7 @@ CSS = f"""<style>
 .sk-class img.sk-class-plot {{ max-width: 100%; height: auto; }}
 .sk-class a {{ color: {theme.OKABE_ITO['blue']}; text-decoration: underline; }}
 .sk-class .sk-like {{ font-weight: bold; }}
+.sk-class td.sk-hinted {{ color: {theme.OKABE_ITO['vermillion']}; white-space: nowrap; }}
 </style>"""
 
 
@@ -91,7 +92,8 @@ def notebook_of(spec: GameSpec) -> str | None:
 def class_link(spec: GameSpec, deal: ClassDeal) -> str | None:
     """The students' link, relative to this notebook: 'avenue.ipynb?code=AV-…&bots=greedy'."""
     nb = notebook_of(spec)
-    return f"{nb}?{share_query(deal.deal, deal.bots)}" if nb else None
+    # Class play is played without the tables' Hint button (a code typed in elsewhere says if hints were used).
+    return f"{nb}?{share_query(deal.deal, deal.bots, hints=False)}" if nb else None
 
 
 def _opponent_options(spec: GameSpec) -> list[tuple[str, tuple[str, ...]]]:
@@ -379,6 +381,9 @@ def summary_html(g: Gathered) -> str:
     """'5 games read; 4 not counted (below, with the reason): 2 copies …, 1 line with no code, 1 refused.'"""
     n = len(g.results)
     text = f"<b>{n}</b> game{'s' if n != 1 else ''} read"
+    hinted = sum(r.hints for r in g.results)
+    if hinted:
+        text += f" ({hinted} played with hints: marked in the leaderboard)"
     if g.skipped:
         parts = [_count(g.count(COPY), "copy of a game already read", "copies of a game already read"),
                  _count(g.count(NO_CODE), "line with no code", "lines with no code"),
@@ -402,19 +407,24 @@ def leaderboard_html(g: Gathered, anonymous: bool = False) -> str:
     if not rows:
         return ""
     solo = all(r["bots"] == "solo" for r in rows)
+    hinted = any(r["hints"] for r in rows)     # the column shows only when someone used the table's hints
     head = ("<tr><th>#</th>" + ("" if anonymous else "<th>name</th>") + "<th>score</th>"
-            + ("" if solo else "<th>place</th>")
+            + ("" if solo else "<th>place</th>") + ("<th>hints</th>" if hinted else "")
             + ("<th>result code ends</th>" if anonymous else "<th>result code</th>") + "</tr>")
     body = []
     for r in rows:
         place = "" if solo else f"<td>{_ordinal(r['placing'])}</td>"
+        if hinted:
+            place += ("<td class='sk-hinted' title='This game was played with the Hint button (its code starts H1)'>"
+                      "used hints</td>" if r["hints"] else "<td></td>")
         name = "" if anonymous else f"<td class='sk-name'>{html.escape(r['name'])}</td>"
         if anonymous:
             code = f"<td class='sk-rcode-end'>{html.escape(_code_end(r['code']))}</td>"
         else:
             code = (f"<td class='sk-rcode' title='{html.escape(r['code'])}'>"
                     f"{html.escape(r['code']) if r['code'] else '<i>record file</i>'}</td>")
-        body.append(f"<tr data-rank='{r['rank']}'><td>{r['rank']}</td>{name}"
+        mark = " data-hints='used'" if r["hints"] else ""
+        body.append(f"<tr data-rank='{r['rank']}'{mark}><td>{r['rank']}</td>{name}"
                     f"<td class='sk-score'>{_signed(r['score'])}</td>{place}{code}</tr>")
     return f"<div class='sk-tablewrap'><table class='sk-board'>{head}{''.join(body)}</table></div>"
 

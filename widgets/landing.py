@@ -63,6 +63,10 @@ MORE: tuple[MoreEntry, ...] = (
               "Key Harvest's bids: how often another player buys yours, by bid size and table size; the bag "
               "counted exactly, beside simulation",
               "lessons/key_harvest_bids.ipynb"),
+    MoreEntry("Lesson: how much of a game is luck?",
+              "every game: a beginner, an expert and a player who knows the deal on the same deals; the skill "
+              "share step by step, a tiny deck solved exactly, and your class's scores on the line",
+              "lessons/luck_and_skill.ipynb"),
 )
 
 _CSS = """<style>

@@ -1,4 +1,7 @@
-"""Read a dashboard link's options (``?code=AV-XXXX-XXXX&bots=greedy,random``) from Voila's QUERY_STRING."""
+"""Read a dashboard link's options (``?code=AV-XXXX-XXXX&bots=greedy,random``) from Voila's QUERY_STRING.
+
+``hints=off`` (class play's links) takes the Hint button off the table.
+"""
 
 from __future__ import annotations
 
@@ -9,6 +12,7 @@ from urllib.parse import parse_qs, urlencode
 
 MAX_BOTS = 3
 NO_BOTS = ("", "none", "solo")
+HINTS_OFF = ("off", "no", "0", "false", "none")
 
 
 @dataclass(frozen=True)
@@ -20,6 +24,7 @@ class DashboardOptions:
     problems: tuple[str, ...] = field(default=())
     resume: str | None = None               # a game in progress (sheetkit/analysis/resume.py)
     query: str = ""                         # the whole query string read
+    hints: bool = True                      # False: the table shows no Hint button (class play)
 
 
 def query_string(environ: Mapping[str, str] | None = None) -> str:
@@ -53,13 +58,16 @@ def dashboard_options(query: str | None = None, known_bots: Collection[str] = ("
             good = good[:MAX_BOTS]
         bots = tuple(good)
     resume = (params.get("resume") or [""])[-1].strip() or None
-    return DashboardOptions(code, bots, tuple(problems), resume, q)
+    hints = (params.get("hints") or ["on"])[-1].strip().lower() not in HINTS_OFF
+    return DashboardOptions(code, bots, tuple(problems), resume, q, hints)
 
 
-def share_query(code: str | None, bots: Collection[str]) -> str:
-    """The query string that reopens this deal with these bots: 'code=AV-…&bots=greedy'."""
+def share_query(code: str | None, bots: Collection[str], hints: bool = True) -> str:
+    """The query string that reopens this deal with these bots: 'code=AV-…&bots=greedy' (and '&hints=off')."""
     items: dict[str, str] = {}
     if code:
         items["code"] = code
     items["bots"] = ",".join(bots) if bots else "none"
+    if not hints:
+        items["hints"] = "off"
     return urlencode(items, safe=",")

@@ -24,3 +24,16 @@ def rounded_box(ctx: Canvas, x: float, y: float, w: float, h: float, r: float, f
     ctx.stroke()
     if dashed:
         ctx.set_line_dash([])
+
+
+def ring(ctx: Canvas, cx: float, cy: float, r: float, colour: str, width: float = 3.0, dashed: bool = False) -> None:
+    """A circle's outline round (cx, cy): a suggested or a past move on a sheet (dashed: only a suggestion)."""
+    ctx.stroke_style = colour
+    ctx.line_width = width
+    if dashed:
+        ctx.set_line_dash([max(3.0, r * 0.3), max(2.0, r * 0.2)])
+    ctx.begin_path()
+    ctx.arc(cx, cy, r, 0, 6.283185307179586)
+    ctx.stroke()
+    if dashed:
+        ctx.set_line_dash([])

@@ -20,13 +20,15 @@ from typing import Any, ClassVar, TypeVar
 
 import ipywidgets as W
 from sheetkit.widgets.canvas import batch, step_aside
+from sheetkit.widgets.hints import HintControl
+from sheetkit.widgets.off_click import Job, Thought, off_click_path
 from sheetkit.widgets.page_link import PageLink
 from sheetkit.widgets.query import MAX_BOTS, dashboard_options, share_query
 from sheetkit.widgets.resume import ResumeKeeper
 
 from sheetkit.analysis.results import result_code
-from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.play import Step, advance, bot_kind, bot_label, bot_names, seat_bots
 from sheetkit.core.protocol import GameState
 from sheetkit.core.records import dumps, parse_json, replay
 
@@ -101,6 +103,9 @@ def guarded(fn: F) -> F:
 
     @functools.wraps(fn)
     def run(self: GameTable, *args: Any, **kwargs: Any) -> Any:
+        if self._thinking is not None and not self._allowed_while_thinking(fn.__name__):
+            self._fail("Not yet: wait for the bot's move")     # the line after it says who is thinking
+            return None
         try:
             pressed = next((a for a in args if isinstance(a, W.Button)), None)
             turn = self._turn_key() if pressed is not None else None
@@ -125,40 +130,27 @@ def guarded(fn: F) -> F:
     return run  # type: ignore[return-value]
 
 
-def bot_names(kinds: Sequence[str], labels: Mapping[str, str]) -> list[str]:
-    """'Greedy bot', 'Greedy bot 2'... one name per bot."""
-    names: list[str] = []
-    for kind in kinds:
-        base = labels.get(kind, f"{kind.title()} bot")
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base} {k}", k + 1
-        names.append(name)
-    return names
-
-
-def bot_kind(name: str, labels: Mapping[str, str]) -> str | None:
-    """The bot kind behind a player name written by a table ('Greedy bot 2' → 'greedy')."""
-    for kind, label in labels.items():
-        if name == label or (name.startswith(label + " ") and name[len(label) + 1:].isdigit()):
-            return kind
-    return None
-
-
 class GameTable:
     """The shared half of a playable table: you (player 0) against bots. Subclasses draw the game."""
 
     GAME: ClassVar[str]                      # registry name, also the saved file's prefix
     TITLE: ClassVar[str]                     # "Avenue"
     CODE_EXAMPLE: ClassVar[str]              # "AV-0000-001A"
-    BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class
-    BOT_LABELS: ClassVar[Mapping[str, str]]  # kind -> player name
+    BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class (its player name: core.play.bot_label)
     FRIENDLY: ClassVar[Mapping[str, str]] = {}   # IllegalAction.code -> friendlier words
-    # The "New game against…" choices: (label, bot kinds), solo first.
+    # The "New game against…" choices: (label, bot kinds), solo first; one "vs <kind> bot" for every kind in
+    # BOTS joins them (opponent_options), so a newly registered bot is offered everywhere at once.
     OPPONENTS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("solo", ()),)
     SHARE_WHAT: ClassVar[str] = "this deal"
     SHARE_GETS: ClassVar[str] = "the same cards in the same order"
     _serial: int = 0    # renders so far, in the status line and the hidden state (tables that count them)
+    _thinking: Thought | None = None   # a slow bot's move being worked out off the click path
+    _code_job: Job | None = None       # the result code being worked out off the click path (slow bots)
+    _result_key: Any = None            # the finished game whose result code is shown
+    # Handlers that still run while a slow bot thinks: they replace the game (dropping the thought), save it,
+    # or redraw a canvas a browser just showed (every ``_redraw…``). Every other click is refused politely.
+    WHILE_THINKING: ClassVar[frozenset[str]] = frozenset({"_on_new", "_on_again", "_on_play_code", "_on_upload",
+                                                          "_on_save"})
 
     # Set by the subclass's _build: the player's sheet view (with a SheetCanvas ``canvas``) and the widgets.
     sheet: Any
@@ -192,6 +184,7 @@ class GameTable:
         if len(kinds) < len(wanted):
             problems.append(f"only the bots {', '.join(self.BOTS)} can play (at most {MAX_BOTS})")
         self.state, loaded = self._first_state(code, kinds, seed, variant, record, problems)
+        self.hints = HintControl(self)      # its button goes where each table's _build puts it
         self._build()
         self.page = PageLink()     # scrolls the next step into view, keeps the page's link (widgets/page_link.py)
         self.resume = ResumeKeeper(self)    # the game in the page's link and under the table (widgets/resume.py)
@@ -292,9 +285,17 @@ class GameTable:
         """Bring the text widgets and buttons in line with the state."""
         raise NotImplementedError
 
-    def _advance(self) -> list[str]:
-        """Let the bots and the table move on until you must act; the events on the way."""
-        raise NotImplementedError
+    def _step_events(self, step: Step) -> list[str]:
+        """The events (for ``on_change`` listeners) one step of the table or of a bot makes."""
+        return []
+
+    def _person_move(self, state: GameState, p: int) -> Any:
+        """A move to make for person ``p`` without asking (their only move is a pass), or None: wait for them."""
+        return None
+
+    def _person_seats(self) -> set[int]:
+        """The seats people play at this screen."""
+        return {p for p in range(self.state.num_players) if p == ME or self._human_seat(self.state, p)}
 
     def _moves_on(self, state: GameState) -> bool:
         """True when a loaded game should move on by itself at once (not at your next button)."""
@@ -307,6 +308,19 @@ class GameTable:
     def _reset_choices(self) -> None:
         """Forget half-made choices of the UI (a new game starts clean)."""
 
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """Draw the expert's ``move`` as a suggestion; (its words, the view drawn on or None when only words)."""
+        return str(move), None
+
+    def _move_words(self, state: GameState, move: Any) -> str:
+        """A move of yours in ``state`` in words, for the luck panel ('road 3 … at row 2, col 5')."""
+        return str(move)
+
+    def _small_sheet(self, state: GameState, played: Any, best: Any) -> Any:
+        """Your sheet in ``state`` at a small size, ``played`` and ``best`` marked (a view with ``widget`` and
+        ``canvas``), for the luck panel; None: words only."""
+        return None
+
     def _human_seat(self, state: GameState, p: int) -> bool:
         """True when seat ``p`` (not you) is another person at this screen (pass-and-play); else a bot plays it."""
         return False
@@ -315,7 +329,7 @@ class GameTable:
     def _first_state(self, code: str | None, kinds: list[str], seed: int | None, variant: str,
                      record: dict[str, Any] | str | None, problems: list[str]) -> tuple[GameState, bool]:
         """The game to start with, and whether it came from ``record``; problems become words."""
-        players = [self.name, *bot_names(kinds, self.BOT_LABELS)]
+        players = [self.name, *bot_names(kinds)]
         if record is not None:
             try:
                 return self._replay(record), True
@@ -342,6 +356,7 @@ class GameTable:
         bots = default_bots if opts.bots is None else opts.bots
         table = cls(code=opts.code, bots=bots, notes=opts.problems, **kwargs)
         table.resume.start(opts.query, opts.resume)    # ?resume=…: the game of a reloaded page, back where it was
+        table.hints.set_allowed(opts.hints)
         return table
 
     DEFAULT_BOTS: ClassVar[Sequence[str]] = ()
@@ -378,7 +393,7 @@ class GameTable:
     def _on_new(self, _: Any = None) -> None:
         if self._confirmed("new", "A new game", "New game"):
             kinds = list(self.opponents_pick.value)
-            self._adopt(self._new_game([self.name, *bot_names(kinds, self.BOT_LABELS)], variant=self.variant))
+            self._adopt(self._new_game([self.name, *bot_names(kinds)], variant=self.variant))
 
     @guarded
     def _on_again(self, _: Any = None) -> None:
@@ -450,19 +465,21 @@ class GameTable:
         """Make ``state`` the table's game: bots for the other seats, views for its setup, moved on to you."""
         old = self.state
         self.state = state
-        self.bots = {}
-        self.bot_kinds = []
+        self._thinking = None          # a slow bot still thinking about the old game: its answer is dropped
+        self.hints.reset()
         self._reset_choices()
         unknown = []
+        kinds: dict[int, str] = {}
         for p in range(state.num_players):
             if p == ME or self._human_seat(state, p):
                 continue
-            kind = bot_kind(state.players[p], self.BOT_LABELS)
+            kind = bot_kind(state.players[p], self.BOTS)
             if kind is None:
                 unknown.append(state.players[p])
                 kind = "greedy"
-            self.bot_kinds.append(kind)
-            self.bots[p] = self.BOTS[kind](seed=derive_seed(state.seed or 0, "table-bot", p))
+            kinds[p] = kind
+        self.bot_kinds = list(kinds.values())
+        self.bots = seat_bots(self.BOTS, kinds, state.seed)
         self._renew_views(old, state)
         self._show_opponents_choice()
         self.download.value = ""
@@ -477,12 +494,107 @@ class GameTable:
     def _show_opponents_choice(self) -> None:
         """Preselect the table's current bots for the next New game (adding them when no choice matches)."""
         now = tuple(self.bot_kinds)
-        options = list(self.OPPONENTS)
+        options = self.opponent_options()
         if now not in [kinds for _, kinds in options]:
             options.append((f"vs {', '.join(now)}", now))
         if list(self.opponents_pick.options) != options:
             self.opponents_pick.options = options
         self.opponents_pick.value = now
+
+    @classmethod
+    def opponent_options(cls) -> list[tuple[str, tuple[str, ...]]]:
+        """The "New game against…" menu: the table's choices, with one "vs <kind> bot" for every kind in BOTS."""
+        options = list(cls.OPPONENTS)
+        singles = [i for i, (_, kinds) in enumerate(options) if len(kinds) == 1]
+        at = (singles[-1] if singles else 0) + 1
+        for kind in cls.BOTS:
+            if (kind,) not in [kinds for _, kinds in options]:
+                options.insert(at, (f"vs {bot_label(kind).lower()}", (kind,)))
+                at += 1
+        return options
+
+    # ----- the bots move: fast ones at once, slow ones off the click path ----------------------
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
+        """Let the table and the bots move on until a person must act; the events on the way.
+
+        A slow bot (``slow = True``) is not asked here: the loop stops at its seat and it thinks on a worker
+        thread (``_think``) while the table stays live. ``moves`` caps the bots' moves, ``flip=False`` stops
+        at the next table step (a person flips the card).
+        """
+        st = self.state
+        people = self._person_seats()
+        slow = {p for p, bot in self.bots.items() if getattr(bot, "slow", False)}
+        events: list[str] = []
+        made = 0
+        for step in advance(st, self.bots, people=people | slow, moves=moves, flip=flip,
+                            person_move=self._person_move):
+            made += step.player is not None and step.player not in people
+            events += self._step_events(step)
+        left = None if moves is None else moves - made
+        if st.is_terminal():
+            events.append("over")
+        elif left != 0 and not st.is_chance_node():
+            current = st.current_players()
+            seat = next((p for p in current if p in slow), None)
+            if seat is not None and not people.intersection(current):
+                self._think(seat, left, flip)
+        return events
+
+    def _think(self, seat: int, moves: int | None, flip: bool) -> None:
+        """Let the slow bot at ``seat`` work out its move on a worker thread, on a copy of the game; the kernel's
+        event loop applies it (``_finish_thinking``), or ``wait_for_bots`` where no loop runs (tests)."""
+        bot, game = self.bots[seat], self.state
+        thought = Thought(seat, game.players[seat], game, len(game.log), moves, flip)
+        copy = game.clone()
+        self._thinking = thought
+        thought.job = off_click_path(lambda: bot.act(copy, seat), lambda _: self._finish_thinking(thought),
+                                     f"sheetkit-{self.GAME}-bot-{seat}")
+
+    def _finish_thinking(self, thought: Thought) -> None:
+        """On the kernel's thread: apply a slow bot's move, if the table still waits for it, and move on."""
+        if self._thinking is not thought:
+            return                   # already applied (wait_for_bots), or the game was replaced meanwhile
+        self._thinking = None
+        if thought.game is not self.state or len(self.state.log) != thought.at:
+            return
+        self._apply_thought(thought)
+
+    @guarded
+    def _apply_thought(self, thought: Thought) -> None:
+        if thought.job.error is not None:
+            self.last_error = thought.job.error
+            self._fail(f"{thought.name} could not decide (a bug in the bot). Your game is kept — you can Save it.")
+            return
+        st, seat, action = self.state, thought.seat, thought.job.result
+        st.apply(seat, action)
+        events = [*self._step_events(Step(seat, action)), "move"]
+        events += self._advance(None if thought.moves is None else thought.moves - 1, thought.flip)
+        self._error = None
+        self._render(events)
+
+    @classmethod
+    def _allowed_while_thinking(cls, handler: str) -> bool:
+        return handler in cls.WHILE_THINKING or handler.startswith("_redraw")
+
+    @property
+    def bot_thinking(self) -> str | None:
+        """The name of the slow bot thinking now, or None."""
+        return None if self._thinking is None else self._thinking.name
+
+    def wait_for_bots(self, timeout: float = 60.0) -> None:
+        """Wait until no slow bot thinks and no result code is being worked out, and show their answers (tests
+        and scripts; a page needs no waiting)."""
+        while self._thinking is not None or self._code_job is not None:
+            thought = self._thinking
+            job = thought.job if thought is not None else self._code_job
+            assert job is not None
+            if not job.done.wait(timeout):
+                raise TimeoutError(f"{thought.name if thought else 'the result code'} is still being worked out "
+                                   f"after {timeout:g} s")
+            if thought is not None:
+                self._finish_thinking(thought)
+            else:
+                self._finish_code(self._result_key, job)
 
     # ----- the bots' small sheets -----------------------------------------------------------
     @staticmethod
@@ -508,12 +620,14 @@ class GameTable:
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:
         """Bring every view in line with the state: one canvas message, then the text widgets."""
         self._pending = None
+        self.hints.drop()
         if full:
             for view in self._views():
                 view.forget()
         self._sync_canvases(full)
         with self._one_update_per_widget():
             self._render_text(message)
+            self.hints.refresh()
         for event in events:
             for cb in list(self._listeners):
                 try:
@@ -547,6 +661,8 @@ class GameTable:
             note = f"<span class='sk-error'>{html.escape(err)}</span> "
         elif message:
             note = f"<b>{html.escape(message)}</b> "
+        if self._thinking is not None:
+            line = f"{self._thinking.name} is thinking…"
         # The serial of the render this line belongs to: a driver that saw the hidden state move on waits
         # for the line of the same render (the two are separate widget messages).
         return f"<div data-serial='{self._serial}'>{note}{html.escape(line)}</div>"
@@ -589,7 +705,7 @@ class GameTable:
 
     def _publish_hooks(self, css_class: str) -> None:
         """What is legal now, as JSON in a hidden element (browser tests and drivers read it, players never)."""
-        data = html.escape(json.dumps(self.hook_data()), quote=True)
+        data = html.escape(json.dumps({**self.hook_data(), "thinking": self.bot_thinking}), quote=True)
         self.hooks.value = f"<div class='{css_class}' data-state=\"{data}\"></div>"
 
     # ----- sharing --------------------------------------------------------------------------
@@ -607,7 +723,7 @@ class GameTable:
         code = self.state.game_code()
         if not code:
             return "<span class='sk-small'>This deal has no code; Save the record to share it.</span>"
-        query = share_query(code, self.bot_kinds)
+        query = share_query(code, self.bot_kinds, hints=self.hints.allowed)
         link = ""
         if os.environ.get("SERVER_SOFTWARE", "").startswith("voila"):
             link = f" — or send <a href='?{html.escape(query)}' target='_blank'>this link</a>"
@@ -624,7 +740,7 @@ class GameTable:
         self.play_code_button.on_click(self._on_play_code)
         self.new_button = button("New game", "sk-new", "plus", new_tip)
         self.new_button.on_click(self._on_new)
-        self.opponents_pick = W.Dropdown(options=list(self.OPPONENTS), value=(),
+        self.opponents_pick = W.Dropdown(options=self.opponent_options(), value=(),
                                          tooltip="Who plays the next New game with you",
                                          layout=W.Layout(width="140px", flex="0 0 auto"))
         self.opponents_pick.add_class("sk-opponents-pick")
@@ -646,26 +762,51 @@ class GameTable:
         ])
 
     def _show_result_code(self) -> None:
-        """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results)."""
+        """At the game's end, the result code beside Save (for class play: sheetkit.analysis.results).
+
+        Writing it replays the game with the bots; with a slow bot that takes as long as its game did, so it is
+        worked out off the click path then."""
         st = self.state
-        key = (id(st), len(st.log)) if st.is_terminal() else None
-        if key == getattr(self, "_result_key", None):
+        key = (id(st), len(st.log), self.hints.used) if st.is_terminal() else None
+        if key == self._result_key:
             return
         self._result_key = key
+        self._code_job = None
         self.result_code.layout.display = "none" if key is None else "flex"
         if key is None:
             self.result_code.value = ""
             return
         self.result_code.value = "<span class='sk-small'>Result code: working it out…</span>"
+        kinds = list(self.bot_kinds)
+        if not any(getattr(bot, "slow", False) for bot in self.bots.values()):
+            self.result_code.value = self._result_code_html(st, kinds, self.hints.used)
+            return
+        copy = st.clone()
+        hints = self.hints.used
+        self._code_job = off_click_path(lambda: self._result_code_html(copy, kinds, hints),
+                                        lambda job: self._finish_code(key, job), f"sheetkit-{self.GAME}-code")
+
+    def _finish_code(self, key: Any, job: Job) -> None:
+        """On the kernel's thread: show a result code worked out off the click path, if it is still this game's."""
+        if self._code_job is not job or self._result_key != key:
+            return
+        self._code_job = None
+        if job.error is not None:
+            self.last_error = job.error
+        self.result_code.value = job.result if job.error is None else \
+            "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
+
+    def _result_code_html(self, st: GameState, kinds: list[str], hints: bool = False) -> str:
+        """The result code line for a finished game (or why there is none)."""
         try:
-            text = (f"Result code: <code class='sk-result-text' style='user-select: all'>"
-                    f"{html.escape(result_code(st, self.bot_kinds))}</code>")
+            return (f"Result code: <code class='sk-result-text' style='user-select: all'>"
+                    f"{html.escape(result_code(st, kinds, hints=hints))}</code>"
+                    + (" <span class='sk-small'>(hints used)</span>" if hints else ""))
         except SheetkitError as e:  # e.g. a record loaded mid-game: its bots had other seeds
-            text = f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
+            return f"<span class='sk-small'>No result code: {html.escape(str(e))}.</span>"
         except Exception:  # the game itself is fine: never let the code break the finished table
             self.last_error = traceback.format_exc()
-            text = "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
-        self.result_code.value = text
+            return "<span class='sk-small'>No result code for this game — send the record file (Save).</span>"
 
 
 def html_widget(css_class: str, value: str = "") -> W.HTML:

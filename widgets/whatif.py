@@ -13,6 +13,7 @@ from __future__ import annotations
 import html
 import io
 import math
+import os
 import re
 import threading
 import time
@@ -23,7 +24,17 @@ from sheetkit.widgets import theme
 
 from sheetkit.analysis.knobs import Knob, describe_changes, example, knob_values, knobs, params_from_knobs
 from sheetkit.analysis.montecarlo import Results, _cores, resolve_variant
-from sheetkit.analysis.whatif import NEW, OLD, Guide, WhatIfRun, guide, seconds_per_game, whatif_table
+from sheetkit.analysis.whatif import (
+    NEW,
+    OLD,
+    Guide,
+    SkillRun,
+    WhatIfRun,
+    guide,
+    seconds_per_game,
+    skill_table,
+    whatif_table,
+)
 from sheetkit.core.errors import SheetkitError
 from sheetkit.core.registry import all_games, get_game
 
@@ -31,6 +42,9 @@ OLD_COLOUR = theme.OKABE_ITO["sky"]
 NEW_COLOUR = theme.OKABE_ITO["vermillion"]
 DIFF_COLOUR = theme.OKABE_ITO["blue"]
 GAME_SIZES = (20, 50, 100, 200, 500, 1000, 2000, 5000, 10000)
+SKILL_SIZES = (4, 10, 20, 50, 100, 200, 500)
+# A deployment names its dask scheduler here (e.g. tcp://scheduler:8786) so every page offers it.
+DASK_ENV = "SHEETKIT_DASK"
 PLOT_EVERY = 1.0  # least seconds between redraws of the figure while a run is going
 
 CSS = f"""<style>
@@ -55,7 +69,8 @@ CSS = f"""<style>
 .sk-whatif .sk-panel .widget-inline-hbox, .sk-whatif .sk-panel > .widget-hbox > .widget-vbox {{ max-width: 100%; }}
 .sk-whatif .sk-runrow .widget-html-content {{ white-space: nowrap; }}
 .sk-whatif .widget-html, .sk-whatif .widget-html-content {{ min-width: 0; max-width: 100%; }}
-.sk-whatif .sk-results .widget-html-content {{ overflow-x: auto; }}
+.sk-whatif .sk-results .widget-html-content, .sk-whatif .sk-skill-results .widget-html-content {{
+  overflow-x: auto; }}
 .sk-whatif .sk-question {{ font-size: 15px; }}
 .sk-whatif .sk-question-row {{ align-items: center; gap: 8px; flex-wrap: wrap; }}
 .sk-whatif .sk-guide {{ font-size: 15px; max-width: 60em; }}
@@ -148,6 +163,35 @@ def table_html(summary: dict[str, Any], old_name: str, new_name: str) -> str:
     return f"<table class='sk-wtable'>{head}{''.join(rows)}</table>{note}"
 
 
+def skill_html(summary: dict[str, Any], old_name: str, new_name: str) -> str:
+    """The skill-share table: per rule set the three players' means, both effects, the share and its CI;
+    then the paired difference of the shares; stand-ins named under it."""
+    lvl = f"{summary['level']:.0%}"
+    head = ("<tr><th>rules</th><th>beginner</th><th>expert</th><th>hindsight</th><th>learning</th><th>luck</th>"
+            f"<th>skill share</th><th>{lvl} CI</th></tr>")
+    rows = []
+    for row, name in zip(summary["rows"], (old_name, new_name), strict=True):
+        ci = f"{_fmt(row['low'])} to {_fmt(row['high'])}" if row["low"] is not None else "–"
+        share = "–" if row["share"] is None else f"{row['share']:.3f}"
+        rows.append(f"<tr data-rules='{html.escape(row['rules'])}'><td>{html.escape(name)}</td>"
+                    f"<td>{row['beginner']:.2f}</td><td>{row['expert']:.2f}</td><td>{row['hindsight']:.2f}</td>"
+                    f"<td>{row['learning']:.2f}</td><td>{row['luck']:.2f}</td><td>{share}</td><td>{ci}</td></tr>")
+    if "diff" in summary and not math.isnan(summary["diff"]):
+        rows.append(f"<tr class='sk-diff' data-rules='difference'><td>new − old, same deals (paired)</td>"
+                    f"<td></td><td></td><td></td><td></td><td></td><td>{summary['diff']:+.3f}</td>"
+                    f"<td>{_fmt(summary['diff_low'], 3)} to {_fmt(summary['diff_high'], 3)}</td></tr>")
+    lu = summary["lineup"]
+    notes = [f"{summary['deals']:,} deals; beginner = {html.escape(lu['labels']['beginner'])}, expert = "
+             f"{html.escape(lu['labels']['expert'])}, hindsight = {html.escape(lu['labels']['hindsight'])}."]
+    if summary.get("stand_in"):
+        notes.append("<b>Stand-in figures</b>: a role above is played by a stand-in until the game has its own.")
+    if "shows" in summary:
+        notes.append("The new rules change the skill share: its CI excludes 0." if summary["shows"] else
+                     "No change of the skill share shows yet: its CI includes 0.")
+    return f"<table class='sk-wtable sk-skill-table'>{head}{''.join(rows)}</table><div class='sk-credit'>" \
+           f"{' '.join(notes)}</div>"
+
+
 def whatif_figure(res: Results, old_name: str = "old rules", new_name: str = "new rules",
                   seat: int | None = None, level: float = 0.95) -> Any:
     """Score distributions of old and new side by side (same bins), and the histogram of paired differences
@@ -202,7 +246,8 @@ class WhatIf(W.VBox):
     """The explorer. ``WhatIf(game="avenue")``; the notebook shows it; tests drive its widgets."""
 
     def __init__(self, game: str = "avenue", bot: str = "greedy", n: int | None = None, seed: int = 0,
-                 workers: int | None = None, players: int | None = None, live: bool = True) -> None:
+                 workers: int | None = None, players: int | None = None, live: bool = True,
+                 dask: str | None = None) -> None:
         super().__init__()
         self.add_class("sk-whatif")
         games = [s for s in all_games() if knobs(s.name)]
@@ -250,6 +295,24 @@ class WhatIf(W.VBox):
         self.ask_button.add_class("sk-ask")
         self.guide = W.HTML()
         self.guide.add_class("sk-guide")
+        # How much is luck: the skill share of the old and the new rules (sheetkit.analysis.skill).
+        self.skill_button = W.Button(description="Skill share", icon="balance-scale",
+                                     tooltip="How much is luck? Beginner, expert and hindsight on the same deals, "
+                                             "under the old and the new rules")
+        self.skill_button.add_class("sk-skill")
+        self.skill_deals_box = W.Dropdown(options=SKILL_SIZES, value=10, description="deals",
+                                          layout=W.Layout(width="160px"))
+        self.cluster_box = W.Text(value=dask if dask is not None else os.environ.get(DASK_ENV, ""),
+                                  placeholder="tcp://scheduler:8786 (optional)", description="dask cluster",
+                                  layout=W.Layout(width="330px"))
+        self.cluster_box.add_class("sk-cluster")
+        self.skill_progress = W.IntProgress(value=0, min=0, max=1, layout=W.Layout(width="200px"))
+        self.skill_status = W.HTML()
+        self.skill_status.add_class("sk-wstatus")
+        self.skill_out = W.HTML()
+        self.skill_out.add_class("sk-skill-results")
+        self.skill_run: SkillRun | None = None
+        self.skill_summary: dict[str, Any] | None = None
         self._asking = False      # the run about to start is the game's first question
         self._answering = False   # the run in play (or last finished) is the first question's
 
@@ -271,6 +334,7 @@ class WhatIf(W.VBox):
         self.run_button.on_click(lambda _: self._guard(self.start))
         self.stop_button.on_click(lambda _: self._guard(self.stop))
         self.ask_button.on_click(lambda _: self._guard(lambda: self.example(wait=False)))
+        self.skill_button.on_click(lambda _: self._guard(self.start_skill))
         for w in (self.bot_box, self.players_box, self.games_box):
             w.observe(lambda _: self._guard(self._estimate), "value")
 
@@ -285,8 +349,15 @@ class WhatIf(W.VBox):
         ask.add_class("sk-question-row")
         runrow = W.HBox([self.run_button, self.stop_button, self.progress, self.progress_text, self.live_box])
         runrow.add_class("sk-runrow")
+        skillrow = W.HBox([self.skill_button, self.skill_deals_box, self.cluster_box, self.skill_progress])
+        skillrow.add_class("sk-runrow")
+        skill = W.VBox([W.HTML("<b>How much is luck?</b> The skill share — (expert − beginner) / (hindsight − "
+                               "beginner), the random bot, the expert bot and the hindsight search on the same "
+                               "deals — under the old and the new rules. Does the change make the game more of "
+                               "a lottery?"), skillrow, self.skill_status, self.skill_out])
+        skill.add_class("sk-panel")
         self.children = (W.HTML(CSS), self.credit, setup, rules, ask, runrow,
-                         self.status, self.table, self.plot, self.guide)
+                         self.status, self.table, self.plot, skill, self.guide)
         self._on_game(bot=bot, n=n)
 
     # ------------------------------------------------------------------------------ helpers
@@ -330,6 +401,9 @@ class WhatIf(W.VBox):
     def _on_game(self, bot: str | None = None, n: int | None = None) -> None:
         if self.run is not None and self.run.running:
             self.run.stop()
+        if self.skill_run is not None and self.skill_run.running:
+            self.skill_run.stop()
+        self.skill_out.value = self.skill_status.value = ""
         spec = self.spec
         self._building = True
         try:
@@ -524,6 +598,66 @@ class WhatIf(W.VBox):
         self.run = WhatIfRun(spec.name, old, self.new_params, n, seed=int(self.seed_box.value), bots=self._bots(),
                              workers=int(self.workers_box.value), on_update=self._update, on_done=self._done)
         self.run.start()
+
+    def start_skill(self, n: int | None = None) -> None:
+        """The skill share of the old and the new rules on the same deals (what the Skill share button does)."""
+        if self.skill_run is not None and self.skill_run.running:
+            self.skill_run.stop()
+            self.skill_status.value = "Stopping the skill share after the deals in play…"
+            return
+        if self.new_params is None:
+            self.skill_status.value = "<span class='sk-error'>These rules cannot be played: change them first.</span>"
+            return
+        spec = self.spec
+        if n is not None:
+            if n not in self.skill_deals_box.options:
+                self.skill_deals_box.options = sorted({*SKILL_SIZES, n})
+            self.skill_deals_box.value = n
+        deals = int(self.skill_deals_box.value)
+        old = resolve_variant(spec.name, self.base_box.value)[1]
+        changed = describe_changes(spec.name, old, self.new_params)
+        self._skill_names = (self.base_box.value, "; ".join(changed) if changed else "the same rules")
+        cluster = self.cluster_box.value.strip() or None
+        where = f"on the dask cluster {cluster}" if cluster else \
+            f"on {self.workers_box.value} worker{'s' if self.workers_box.value > 1 else ''}"
+        self.skill_summary = None
+        self.skill_out.value = ""
+        self.skill_progress.max, self.skill_progress.value = deals, 0
+        self.skill_status.value = html.escape(f"Playing {deals:,} deals × 2 rule sets × 3 players {where}… "
+                                              "(press Skill share again to stop)")
+        self.skill_button.description = "Stop skill share"
+        self.skill_run = SkillRun(spec.name, old, self.new_params, deals, seed=int(self.seed_box.value),
+                                  players=int(self.players_box.value), workers=int(self.workers_box.value),
+                                  dask=cluster, on_update=self._skill_update, on_done=self._skill_done)
+        self.skill_run.start()
+
+    def wait_skill(self, timeout: float | None = 120) -> bool:
+        """Block until the skill share run is over (for tests and scripts)."""
+        return self.skill_run.wait(timeout) if self.skill_run is not None else True
+
+    def _skill_update(self, got: Any) -> None:
+        self.skill_progress.value = got.old.deals
+        if self.skill_run is not None and self.skill_run.running:
+            self.skill_status.value = html.escape(f"{got.old.deals:,} / {got.old.requested:,} deals played "
+                                                  f"({got.old.seconds:.0f} s) — press Stop skill share to stop")
+        if got.old.deals >= 2:
+            self.skill_summary = skill_table(got)
+            self.skill_out.value = skill_html(self.skill_summary, *self._skill_names)
+
+    def _skill_done(self, got: Any, error: BaseException | None) -> None:
+        self.skill_button.description = "Skill share"
+        if error is not None:
+            self.skill_status.value = f"<span class='sk-error'>The skill share failed: {html.escape(str(error))}</span>"
+            return
+        if got is None:
+            return
+        self._skill_update(got)
+        if got.old.deals < 2:
+            self.skill_status.value = "Stopped before 2 deals: nothing to show."
+            return
+        done = "Stopped after" if got.old.stopped else "Done:"
+        self.skill_status.value = html.escape(f"{done} {got.old.deals:,} of {got.old.requested:,} deals "
+                                              f"({got.old.seconds:.1f} s).")
 
     def stop(self) -> None:
         """Stop the run after the batch in play (what the Stop button does)."""

@@ -9,13 +9,11 @@ from typing import Any
 
 from sheetkit.analysis.exact import Dist, avenue_round_length, next_card
 from sheetkit.core.chance import derive_seed
-from sheetkit.core.play import play_out
+from sheetkit.core.play import bot_label, play_out
 from sheetkit.games.avenue.bots import BOTS, GreedyBot
 from sheetkit.games.avenue.moves import Draw, Peek, parse_action
 from sheetkit.games.avenue.params import AvenueParams
 from sheetkit.games.avenue.state import AvenueState
-
-BOT_LABELS = {"random": "Random bot", "greedy": "Greedy bot", "montecarlo": "Montecarlo bot"}
 
 
 def round_lengths(state: AvenueState) -> list[int]:
@@ -102,7 +100,7 @@ def same_deck_scores(state: AvenueState, bots: tuple[str, ...] = ("random", "gre
              "castles": state.castle_scores(player), "final": state.is_terminal()}]
     base = state.seed if state.seed is not None else 0
     for name in bots:
-        label = BOT_LABELS.get(name, f"{name} bot")
+        label = bot_label(name)
         sim = _fresh(state, [label])
         play_out(sim, [BOTS[name](seed=derive_seed(base, "review", name))])
         rows.append({"who": label, "kind": name, "total": sim.total(0), "boxes": list(sim.boxes[0]),

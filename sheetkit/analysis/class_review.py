@@ -13,9 +13,10 @@ from collections.abc import Callable, Mapping, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from sheetkit.analysis.results import ClassDeal, Result, bot_names, bot_seed
+from sheetkit.analysis.results import ClassDeal, Result
 from sheetkit.core.chance import MAX_SEED, derive_seed
 from sheetkit.core.codes import make_code, parse_code
+from sheetkit.core.play import advance, bot_label, bot_names, run, seat_bots
 from sheetkit.core.protocol import GameState
 from sheetkit.core.registry import GameSpec
 
@@ -50,19 +51,10 @@ def bot_games(deal: ClassDeal, plays: int = 5, kinds: Sequence[str] | None = Non
         logs: list[Any] = []
         for i in range(plays):
             seed = derive_seed(gc.seed, "class-bot", kind, i)
-            state = spec.new_state(params, [f"{kind.title()} bot (you)", *bot_names(deal.bots)], seed=gc.seed)
+            state = spec.new_state(params, [f"{bot_label(kind)} (you)", *bot_names(deal.bots)], seed=gc.seed)
             me = spec.bots[kind](seed=seed)
-            others = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(deal.bots, start=1)}
-            while not state.is_terminal():
-                if state.is_chance_node():
-                    state.apply_chance()
-                    continue
-                current = state.current_players()
-                if 0 in current:
-                    state.apply(0, me.act(state, 0))
-                else:
-                    for p in current:
-                        state.apply(p, others[p].act(state, p))
+            run(advance(state, seat_bots(spec.bots, deal.bots, gc.seed), people={0},
+                        person_move=lambda now, _, me=me: me.act(now, 0)))     # seat 0 first, as a student
             out.append(BotGame(kind, seed, state))
             logs.append(state.log)
             if i == 1 and logs[0] == logs[1]:   # a seed-blind bot plays one game only: count it once

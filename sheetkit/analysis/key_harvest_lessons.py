@@ -21,6 +21,7 @@ from sheetkit.analysis.exact import Dist, at_least_one, hypergeometric
 from sheetkit.analysis.key_harvest import tile_worth
 from sheetkit.analysis.simulate import game_seed, progress_bar
 from sheetkit.core.chance import derive_seed
+from sheetkit.core.play import advance, step_table
 from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.bots import GreedyBot, pay_from
 from sheetkit.games.key_harvest.crops import CROPS
@@ -118,38 +119,52 @@ def _store_codes(state: KeyHarvestState) -> dict[str, tuple[int, int, int]]:
     return {code: (o, sum(bid), placed) for o, store in enumerate(state.stores) for code, bid, placed in store}
 
 
+class _Watched:
+    """A bot whose moves are read before they are made: which store tiles a move takes, and what they were worth."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot = bot
+        self.name = bot.name
+        self.how = "move"
+        self.worths: dict[str, tuple[int | None, int | None]] = {}
+
+    def act(self, state: KeyHarvestState, player: int) -> Any:
+        """The bot's move, noted as a match, a claim or a notary's / lawyer's call on the game as it stands."""
+        action = self.bot.act(state, player)
+        self.how, self.worths = "move", {}
+        before = _store_codes(state)
+        if isinstance(action, Buy) and action.code in before:
+            o = before[action.code][0]
+            self.how = "matched" if o != player else "claimed"
+            self.worths[action.code] = (tile_worth(state, o, action.code),
+                                        tile_worth(state, player, action.code) if o != player else None)
+        elif isinstance(action, Choose) and state.queue and state.queue[0]["kind"] in ("notary", "lawyer"):
+            self.how = state.queue[0]["kind"]
+        return action
+
+
 def play_tracked(players: int, seed: int, bots: Sequence[Any], params: KeyHarvestParams | None = None,
                  game: int = 0) -> tuple[list[BidFate], Opening, list[int]]:
     """Play one seeded game to the end (fast path) and follow every bid: (fates, opening, final scores)."""
     state = KeyHarvestState(params or KeyHarvestParams(), players, seed=seed)
+    watched = [_Watched(b) for b in bots]
     fates: list[BidFate] = []
     draws: list[str] = []
     opening: tuple[Any, ...] = ()
-    while not state.is_terminal():
-        before = _store_codes(state)
+    before = _store_codes(state)
+    for step in advance(state, watched, fast=True):
         worths: dict[str, tuple[int | None, int | None]] = {}
-        if state.is_chance_node():
+        if step.chance:
             how = "table"
-            step = state.apply_chance()
-            if step["chance"] == "setup":
-                pairs = tuple(c for pr in step["pairs"] for c in pr)
+            if step.entry["chance"] == "setup":
+                pairs = tuple(c for pr in step.entry["pairs"] for c in pr)
                 opening = (pairs, tuple(state.registry), state.bag_remaining())
-            elif step["chance"] == "draw" and len(draws) < DRAWS_KEPT:
-                draws.append(step.get("tile") or step["event"])
-            event = step.get("event")
-            how = "deadline" if event == "deadline" else "left" if step["chance"] == "end" else how
+            elif step.entry["chance"] == "draw" and len(draws) < DRAWS_KEPT:
+                draws.append(step.entry.get("tile") or step.entry["event"])
+            event = step.entry.get("event")
+            how = "deadline" if event == "deadline" else "left" if step.entry["chance"] == "end" else how
         else:
-            p = state.current_players()[0]
-            action = bots[p].act(state, p)
-            how = "move"
-            if isinstance(action, Buy) and action.code in before:
-                o = before[action.code][0]
-                how = "matched" if o != p else "claimed"
-                worths[action.code] = (tile_worth(state, o, action.code),
-                                       tile_worth(state, p, action.code) if o != p else None)
-            elif isinstance(action, Choose) and state.queue and state.queue[0]["kind"] in ("notary", "lawyer"):
-                how = state.queue[0]["kind"]
-            state.apply_fast(p, action)
+            how, worths = watched[step.player].how, watched[step.player].worths
         after = _store_codes(state)
         for code, (o, k, placed) in before.items():
             if code in after:
@@ -158,6 +173,7 @@ def play_tracked(players: int, seed: int, bots: Sequence[Any], params: KeyHarves
                 raise RuntimeError(f"bid on {code} left the store on a {how!r} step")
             ow, bw = worths.get(code, (None, None))
             fates.append(BidFate(game, players, o, code, k, how, placed, state.turn, ow, bw))
+        before = after
     pairs, registry, bag = opening
     return fates, Opening(players, pairs, registry, bag, tuple(draws)), [int(s) for s in state.scores()]
 
@@ -318,7 +334,7 @@ def engine_openings(n: int = 3000, players: int = 3, seed: int = 0) -> tuple[tup
     out = []
     for g in range(n):
         state = KeyHarvestState(None, players, seed=game_seed(derive_seed(seed, "openings", players), g))
-        state.apply_chance()
+        step_table(state)          # the setup: starting pairs, the counters, the opening registry
         shown = [0] * len(CROPS)
         for code in state.registry:
             shown[B.CROP_OF[code]] += 1

@@ -24,6 +24,7 @@ import numpy as np
 from sheetkit.analysis.exact import Dist, avenue_round_length, dice, sorted_dice
 from sheetkit.analysis.montecarlo import Results, play_games
 from sheetkit.analysis.simulate import game_seed, progress_bar
+from sheetkit.core.play import advance, step_table
 
 __all__ = [
     "AvenueDeals", "NeverPeekBot", "PeekFirstBot", "bump_rule", "bump_rule_rolled", "criteria_pairs",
@@ -74,6 +75,20 @@ class AvenueDeals:
         return int(self.lengths.shape[0])
 
 
+class _FirstEmptyCell:
+    """A player who draws every road in the first empty cell (the sheet fills in order): the deals alone matter."""
+
+    name = "first-empty"
+
+    def __init__(self, draw: Any, cols: int) -> None:
+        self.draw, self.cols, self.drawn = draw, cols, 0
+
+    def act(self, state: Any, player: int) -> Any:
+        """The next cell in reading order."""
+        self.drawn += 1
+        return self.draw(*divmod(self.drawn - 1, self.cols))
+
+
 @lru_cache(maxsize=8)
 def engine_avenue_deals(n: int = 3000, seed: int = 0, variant: str = "standard") -> AvenueDeals:
     """Play ``n`` seeded Avenue games through the real engine (one player drawing in the first empty cell)
@@ -88,19 +103,13 @@ def engine_avenue_deals(n: int = 3000, seed: int = 0, variant: str = "standard")
     for g in _steps(n, "Avenue deals"):
         state = AvenueState(params, 1, seed=game_seed(seed, g))
         order = ""
-        drawn = 0
-        while not state.is_terminal():
-            if state.is_chance_node():
-                step = state.apply_chance()
-                if step["chance"] == "farm":
-                    order += step["card"]
-                elif step["chance"] == "road":
-                    lengths[g, state.round - 1] += 1
-                    if state.round == 1:
-                        roads[g, int(step["card"][0]) - 1] = True
-                continue
-            state.apply_fast(0, Draw(*divmod(drawn, cols)))  # the first empty cell: the sheet fills in order
-            drawn += 1
+        for step in advance(state, [_FirstEmptyCell(Draw, cols)], fast=True):
+            if step.chance and step.entry["chance"] == "farm":
+                order += step.entry["card"]
+            elif step.chance and step.entry["chance"] == "road":
+                lengths[g, state.round - 1] += 1
+                if state.round == 1:
+                    roads[g, int(step.entry["card"][0]) - 1] = True
         farms.append(order)
     return AvenueDeals(lengths, tuple(farms), roads, seed)
 
@@ -210,8 +219,7 @@ def engine_kingdom_rolls(n: int = 6000, seed: int = 0) -> tuple[np.ndarray, tupl
     crit = []
     for g in range(n):
         state = KingdomState(None, 2, seed=game_seed(seed, g))
-        state.apply_chance()            # the criteria: 2 dice for group A, 2 for group B, repeats rerolled
-        state.apply_chance()            # the first turn's 3 dice
+        step_table(state)               # the criteria (2 dice for group A, 2 for B, repeats rerolled), then 3 dice
         rolls[g] = state.dice
         crit.append(tuple(state.criteria))
     return rolls, tuple(crit)
@@ -237,25 +245,20 @@ def engine_kingdom_turns(games: int = 12, seed: int = 0) -> list[dict[str, Any]]
         state = KingdomState(None, ["A", "B"], seed=s)
         bots = [BOTS["greedy"](seed=s + p) for p in range(2)]
         turn: dict[str, Any] = {}
-        while not state.is_terminal():
-            if state.is_chance_node():
+        for step in advance(state, bots, fast=True):
+            if step.chance:
                 if turn.get("picked") is not None:
                     out.append(turn)
-                state.apply_chance()
                 turn = {"game": g, "dice": tuple(sorted(state.dice)), "taken": None, "picked": None}
-                continue
-            for p in state.current_players():
-                action = bots[p].act(state, p)
-                if isinstance(action, Announce):
-                    d = turn["dice"]
-                    turn["taken"] = action.die
-                    turn["rank"] = ("lowest", "middle", "highest")[max(i for i, v in enumerate(d) if v == action.die)]
-                    rest = list(d)
-                    rest.remove(action.die)
-                    turn["best_left"] = max(rest)
-                elif isinstance(action, Pick):
-                    turn["picked"] = action.die
-                state.apply_fast(p, action)
+            elif isinstance(step.action, Announce):
+                d = turn["dice"]
+                turn["taken"] = step.action.die
+                turn["rank"] = ("lowest", "middle", "highest")[max(i for i, v in enumerate(d) if v == step.action.die)]
+                rest = list(d)
+                rest.remove(step.action.die)
+                turn["best_left"] = max(rest)
+            elif isinstance(step.action, Pick):
+                turn["picked"] = step.action.die
     return out
 
 

@@ -16,7 +16,7 @@ from sheetkit.core.registry import get_game
 
 Measure = Callable[[GameState, int], Mapping[str, Any]]
 
-__all__ = ["avenue_breakdown", "breakdown_measure", "generic_breakdown", "kingdom_breakdown"]
+__all__ = ["avenue_breakdown", "breakdown_measure", "generic_breakdown", "kingdom_breakdown", "win_share"]
 
 
 def avenue_breakdown(state: Any, seat: int) -> dict[str, Any]:
@@ -63,6 +63,13 @@ def generic_breakdown(state: Any, seat: int) -> dict[str, Any]:
 
     walk("", {k: v for k, v in spec.breakdown(state)[seat].items() if k not in ("player", "total", "final")})
     return out
+
+
+def win_share(state: Any, seat: int) -> dict[str, Any]:
+    """Any game: the seat's placing and its share of the win (1 alone on top, 1/k when k seats share first)."""
+    placings = state.placings()
+    first = sum(1 for p in placings if p == 1)
+    return {"placing": placings[seat], "win": (1 / first) if placings[seat] == 1 else 0.0}
 
 
 _MEASURES: dict[str, Measure] = {"avenue": avenue_breakdown, "kingdom-maps": kingdom_breakdown}

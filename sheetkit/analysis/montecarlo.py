@@ -16,7 +16,7 @@ import os
 import statistics
 import threading
 import time
-from collections.abc import Callable, Iterator, Mapping, Sequence
+from collections.abc import Callable, Iterable, Iterator, Mapping, Sequence
 from concurrent.futures import FIRST_COMPLETED, Executor, Future, ProcessPoolExecutor, wait
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -32,7 +32,7 @@ from sheetkit.core.registry import GameSpec, get_game
 
 __all__ = [
     "GAME_TABLE", "BotSpec", "Comparison", "Interval", "Results", "StopSignal", "compare_variants", "diff_ci",
-    "mean_ci", "params_with", "play_games", "play_one", "play_variants", "resolve_variant",
+    "mean_ci", "params_with", "play_games", "play_one", "play_variants", "resolve_variant", "run_chunks",
 ]
 
 # A seat's bot: a registered name ("greedy"), a name with options (("montecarlo", {"rollouts": 4})),
@@ -513,6 +513,61 @@ def _open(executor: Any, workers: int | None, games: int) -> tuple[Executor | No
     raise TypeError("executor must be a concurrent.futures.Executor or a dask.distributed Client")
 
 
+def run_chunks(work: Callable[[Any], Any], jobs: Callable[[int], Iterable[Any]], games: int, *,
+               executor: Any = None, workers: int | None = None, stop: StopSignal | None = None,
+               on_chunk: Callable[[Any], None] | None = None) -> bool:
+    """Run ``work(job)`` for every job of ``jobs(slots)``, here or in parallel; True when stopped early.
+
+    The one worker pool of every batch here (``play_variants``, the skill share): ``executor`` None (a local
+    process pool of ``workers``, default all cores; this process for ``workers=1`` or under 64 games), any
+    ``concurrent.futures.Executor``, or a ``dask.distributed.Client``. ``jobs(slots)`` is told how many
+    run at once (to size its chunks); ``work`` must be a picklable module-level function. ``on_chunk`` gets
+    each result as it finishes (in any order); ``stop`` is checked between chunks.
+    """
+    ex, owned, slots = _open(executor, workers, games)
+    todo = iter(jobs(slots))
+    stopped = False
+    try:
+        if ex is None:
+            for job in todo:
+                if _stop_requested(stop):
+                    stopped = True
+                    break
+                got = work(job)
+                if on_chunk is not None:
+                    on_chunk(got)
+        else:
+            pending: set[Future[Any]] = set()
+            window = max(2, 2 * slots)
+            more = True
+            try:
+                while True:
+                    while more and not stopped and len(pending) < window:
+                        nxt = next(todo, None)
+                        if nxt is None:
+                            more = False
+                            break
+                        pending.add(ex.submit(work, nxt))
+                    if not pending:
+                        break
+                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
+                    for f in finished:
+                        if not f.cancelled() and on_chunk is not None:
+                            on_chunk(f.result())
+                    if not stopped and _stop_requested(stop):
+                        stopped = True
+                        for f in pending:
+                            f.cancel()
+            except BaseException:
+                for f in pending:
+                    f.cancel()
+                raise
+    finally:
+        if owned and ex is not None:
+            ex.shutdown(wait=True, cancel_futures=True)
+    return stopped
+
+
 def _assemble(base: dict[str, Any], chunks: list[_Chunk], with_extras: bool, stopped: bool,
               seconds: float) -> Results:
     v, s = len(base["params"]), len(base["bots"])
@@ -566,17 +621,17 @@ def play_variants(game: str, variants: Mapping[str, Any] | Sequence[Any], n: int
             "bots": tuple(_bot_label(b) for b in seat_bots), "seed": seed, "requested": n}
 
     t0 = time.perf_counter()
-    ex, owned, slots = _open(executor, workers, n * len(resolved))
-    size = chunk_size or max(1, min(64, math.ceil(n / (slots * 8))))
-    jobs = iter([_Job(spec.name, tuple(resolved), tuple(seat_bots), seed, k, min(n, k + size), measure)
-                 for k in range(0, n, size)])
     done: dict[int, _Chunk] = {}
     prefix: list[_Chunk] = []
     end = 0  # deals 0..end-1 are done
-    stopped = False
     bar = None
     if progress and n:
         bar = progress_bar(total=n, unit="deal", desc=f"{spec.title} × {len(resolved)} variant(s)")
+
+    def jobs(slots: int) -> Iterator[_Job]:
+        size = chunk_size or max(1, min(64, math.ceil(n / (slots * 8))))
+        for k in range(0, n, size):
+            yield _Job(spec.name, tuple(resolved), tuple(seat_bots), seed, k, min(n, k + size), measure)
 
     def collect(chunk: _Chunk) -> None:
         nonlocal end
@@ -593,43 +648,11 @@ def play_variants(game: str, variants: Mapping[str, Any] | Sequence[Any], n: int
             on_chunk(_assemble(base, prefix, measure is not None, False, time.perf_counter() - t0))
 
     try:
-        if ex is None:
-            for job in jobs:
-                if _stop_requested(stop):
-                    stopped = True
-                    break
-                collect(_run_chunk(job))
-        else:
-            pending: set[Future[_Chunk]] = set()
-            window = max(2, 2 * slots)
-            more = True
-            try:
-                while True:
-                    while more and not stopped and len(pending) < window:
-                        nxt = next(jobs, None)
-                        if nxt is None:
-                            more = False
-                            break
-                        pending.add(ex.submit(_run_chunk, nxt))
-                    if not pending:
-                        break
-                    finished, pending = wait(pending, timeout=0.1, return_when=FIRST_COMPLETED)
-                    for f in finished:
-                        if not f.cancelled():
-                            collect(f.result())
-                    if not stopped and _stop_requested(stop):
-                        stopped = True
-                        for f in pending:
-                            f.cancel()
-            except BaseException:
-                for f in pending:
-                    f.cancel()
-                raise
+        stopped = run_chunks(_run_chunk, jobs, n * len(resolved), executor=executor, workers=workers, stop=stop,
+                             on_chunk=collect)
     finally:
         if bar is not None:
             bar.close()
-        if owned and ex is not None:
-            ex.shutdown(wait=True, cancel_futures=True)
     stopped = stopped and end < n
     return _assemble(base, prefix, measure is not None, stopped, time.perf_counter() - t0)
 

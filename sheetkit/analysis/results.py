@@ -4,7 +4,10 @@ A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-
 
 - the game code of the deal (``AV-0000-001A``, with its variant when not standard);
 - ``R1`` (the format version) followed by one letter per bot at the table, in seat order
-  (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game);
+  (``G`` greedy, ``R`` random, ``M`` montecarlo; nothing after ``R1`` for a solo game); a game in which
+  the player asked the table for hints (its Hint button) is written ``H1`` instead of ``R1``, and the
+  check characters cover that letter like the rest, so it cannot be changed back unnoticed (codes
+  written before hints existed all start ``R1`` and read as before);
 - the moves: seat 0's choices (its pending decisions too), each written as the index of the chosen
   action among ``legal_actions(0)`` sorted canonically (by the action's JSON text), packed in mixed
   radix into one integer (a choice among n adds log2(n) bits; a forced move adds nothing), in
@@ -18,8 +21,9 @@ A result code looks like ``AV-0000-001A.R1G.8QM7G-209TR-VJN1Z-DFR8K-489YV-3RCR8-
   changed since) is refused after it, never counted as a different game.
 
 Only seat 0 is written down; the opponents are bots, re-run on decoding exactly as the table runs
-them: the same kinds in the same seats, each seeded with ``bot_seed(deal seed, seat)``, asked to move
-whenever seat 0 does not have to (the order ``widgets/table_base.py``'s tables use). Chance comes
+them with ``sheetkit.core.play`` (``advance``, ``seat_bots``): the same kinds in the same seats, each seeded
+with ``bot_seed(deal seed, seat)``, asked to move whenever seat 0 does not have to — the loop and the
+seats every table uses. Chance comes
 from the deal's seed. Bots must therefore be deterministic given their seed and the calls made to
 them — every sheetkit bot is (their randomness is a seeded ``make_rng``). ``result_code`` replays the
 game this way before it writes a code and refuses (asking for the record file instead) when the
@@ -38,18 +42,19 @@ import hashlib
 import io
 import json
 import re
-from collections.abc import Iterable, Mapping, Sequence
-from dataclasses import dataclass, field
+from collections.abc import Callable, Iterable, Mapping, Sequence
+from dataclasses import dataclass, field, replace
 from typing import Any
 
-from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError, SheetkitError
+from sheetkit.core.play import advance, bot_kind, bot_names, seat_bots
 from sheetkit.core.protocol import ChoiceCodec, GameState
 from sheetkit.core.records import parse_json, replay
 from sheetkit.core.registry import GameSpec, all_games, get_game
 
 VERSION = 1
+PLAIN, HINTED = "R", "H"  # the letter before the version: played alone, or with the table's hints
 CHECK_CHARS = 3
 GAME_CHARS = 2
 GROUP = 5
@@ -61,21 +66,25 @@ MAX_STEPS = 20_000         # table steps and moves in one replayed game (a guard
 
 
 # ----- the bots at a class table ---------------------------------------------------------------
-def bot_seed(seed: int, seat: int) -> int:
-    """The seed of the bot in ``seat`` for a deal — the one every sheetkit table gives it."""
-    return derive_seed(seed, "table-bot", seat)
+class _NoMoreMoves(IndexError):
+    """Seat 0 must move again but its moves (a code's, a file's) have run out."""
 
 
-def bot_names(kinds: Sequence[str]) -> list[str]:
-    """The bots' player names as a table writes them ('Greedy bot', 'Greedy bot 2', …)."""
-    names: list[str] = []
-    for kind in kinds:
-        base = f"{kind.title()} bot"
-        name, k = base, 2
-        while name in names:
-            name, k = f"{base} {k}", k + 1
-        names.append(name)
-    return names
+def _played(state: GameState, choose: Callable[[GameState], Any], bots: Mapping[int, Any]) -> GameState:
+    """Play ``state`` to its end as a table does: seat 0's moves by ``choose(state)`` (all of them first at a
+    simultaneous step, as a person at a table makes them), the other seats by ``bots``."""
+    def seat_zero(now: GameState, _: int) -> Any:
+        try:
+            return choose(now)
+        except StopIteration:      # it would end the play loop quietly: say it
+            raise _NoMoreMoves("seat 0's moves ran out") from None
+
+    for n, _ in enumerate(advance(state, bots, people={0}, person_move=seat_zero), start=1):
+        if n > MAX_STEPS:
+            raise RecordError(f"the game did not end within {MAX_STEPS} steps")
+    if not state.is_terminal():
+        raise RecordError("the game stopped with nobody to move")
+    return state
 
 
 def play_as_table(game: str, seed: int, student: str = "random", bots: Sequence[str] = (),
@@ -87,18 +96,7 @@ def play_as_table(game: str, seed: int, student: str = "random", bots: Sequence[
     spec = get_game(game)
     state = spec.new_state(spec.default_params(), ["You", *bot_names(bots)], seed=seed)
     me = spec.bots[student](seed=student_seed)
-    others = {p: spec.bots[k](seed=bot_seed(seed, p)) for p, k in enumerate(bots, start=1)}
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state
-        if state.is_chance_node():
-            state.apply_chance()
-        elif 0 in state.current_players():
-            state.apply(0, me.act(state, 0))
-        else:
-            for p in state.current_players():
-                state.apply(p, others[p].act(state, p))
-    raise RuntimeError(f"the game did not end within {MAX_STEPS} steps")
+    return _played(state, lambda now: me.act(now, 0), seat_bots(spec.bots, bots, seed))
 
 
 def bot_letters(spec: GameSpec) -> dict[str, str]:
@@ -167,22 +165,7 @@ def codec_of(spec: GameSpec) -> ChoiceCodec:
 def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any) -> GameState:
     """Play the deal: chance from the seed, bots as a table runs them, seat 0's moves by ``choose(state)``."""
     state = _deal_state(spec, gc, kinds)
-    bots = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(kinds, start=1)}
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state
-        if state.is_chance_node():
-            state.apply_chance()
-            continue
-        current = state.current_players()
-        if not current:
-            raise RecordError("the game stopped with nobody to move")
-        if 0 in current:
-            state.apply(0, choose(state))
-        else:
-            for p in current:
-                state.apply(p, bots[p].act(state, p))
-    raise RecordError("the game did not end")
+    return _played(state, choose, seat_bots(spec.bots, kinds, gc.seed))
 
 
 # ----- writing a code -----------------------------------------------------------------------------
@@ -217,8 +200,10 @@ def _moves_by_player(log: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[
     return chance, moves
 
 
-def result_code(state: GameState, bots: Sequence[str]) -> str:
+def result_code(state: GameState, bots: Sequence[str], hints: bool = False) -> str:
     """The result code of a finished game in which seat 0 played against ``bots`` (kinds, seats 1…).
+
+    ``hints``: the player was shown the expert's move at least once (the code says so: ``H1`` for ``R1``).
 
     Raises RecordError (with what to do instead) when the game has no code, is not over, or would
     not replay identically from its code (e.g. a record loaded mid-game with bots that had other seeds).
@@ -265,7 +250,8 @@ def result_code(state: GameState, bots: Sequence[str]) -> str:
     again = _drive(spec, gc, kinds, choose)
     if k != len(mine) or _moves_by_player(again.log) != _moves_by_player(state.log):
         raise RecordError("the bots did not play as in this game — send the record file (Save) instead")
-    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{''.join(letters[b] for b in kinds)}"
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.{HINTED if hints else PLAIN}{VERSION}" \
+           f"{''.join(letters[b] for b in kinds)}"
     digits = _b32(value)
     game = _game_check(again)
     return f"{head}.{_grouped(digits)}.{game}{_check(head, digits, game)}"
@@ -303,6 +289,7 @@ class Result:
     bots: tuple[str, ...]    # bot kinds in seats 1…
     state: GameState = field(repr=False, compare=False)
     source: str = "code"
+    hints: bool = False      # the player used the table's Hint button (the code starts H1, not R1)
 
     @property
     def game(self) -> str:
@@ -383,17 +370,18 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
         raise RecordError("not a result code — it has too many dots")
     # The version is one digit (I, L and O read as 1, 1 and 0 there too), the bots' letters follow it.
     version = parts[1][:1] + "".join(_READ_AS.get(ch, ch) for ch in parts[1][1:2]) + parts[1][2:]
-    m = re.fullmatch(r"R(\d)([A-Z]*)", version)
+    m = re.fullmatch(r"([RH])(\d)([A-Z]*)", version)
     if not m:
         raise RecordError("not a result code — after the deal it should go on with .R1")
-    if int(m.group(1)) != VERSION:
-        raise RecordError(f"made by another sheetkit version (R{m.group(1)}; this one reads R{VERSION})")
+    hinted, ver, letters = m.group(1) == HINTED, m.group(2), m.group(3)
+    if int(ver) != VERSION:
+        raise RecordError(f"made by another sheetkit version (R{ver}; this one reads R{VERSION})")
     if len(parts) < 4 or len(parts[3]) < GAME_CHARS + CHECK_CHARS:
         raise RecordError("cut short — the check characters at the end are missing")
     spec = _spec_for(gc.prefix)
     kind_of = {v: k for k, v in bot_letters(spec).items()}
     try:
-        kinds = [kind_of[ch] for ch in m.group(2)]
+        kinds = [kind_of[ch] for ch in letters]
     except KeyError as e:
         raise RecordError(f"unknown bot letter {e.args[0]!r} (letters: "
                           f"{', '.join(f'{v} {k}' for k, v in bot_letters(spec).items())})") from None
@@ -402,7 +390,7 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
     bad = [ch for ch in digits + check if ch not in _ALPHABET]
     if bad or not digits:
         raise RecordError(f"{bad[0]!r} is not a code character" if bad else "the moves are missing")
-    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.R{VERSION}{m.group(2)}"
+    head = f"{make_code(gc.prefix, gc.seed, gc.preset)}.{m.group(1)}{VERSION}{letters}"
     game, check = check[:GAME_CHARS], check[GAME_CHARS:]
     if check != _check(head, digits.lstrip("0") or "0", game):
         raise RecordError("wrong check characters — a character is mistyped, or the code is cut short")
@@ -423,14 +411,15 @@ def read_result_code(text: str, expect: ClassDeal | None = None, name: str = "")
 
     try:
         state = _drive(spec, gc, kinds, lambda now: codec.decode(now, 0, read))
-    except (IllegalAction, KeyError, ValueError, IndexError, StopIteration) as e:
+    except (IllegalAction, KeyError, ValueError, IndexError) as e:
         raise RecordError(f"could not be replayed ({shorten(str(e), 80)})") from None
     if value:
         raise RecordError("damaged — it holds more moves than the game has")
     if _game_check(state) != game:
         raise RecordError("it replays to another game here — made by another sheetkit version? "
                           "Send the record file (Save) instead")
-    return Result(name, f"{head}.{_grouped(digits.lstrip('0') or '0')}.{game}{check}", deal, tuple(kinds), state)
+    return Result(name, f"{head}.{_grouped(digits.lstrip('0') or '0')}.{game}{check}", deal, tuple(kinds), state,
+                  hints=hinted)
 
 
 def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: str = "") -> Result:
@@ -451,7 +440,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     spec = _spec_for(gc.prefix)
     kinds = []
     for who in state.players[1:]:
-        kind = next((k for k in spec.bots if who in bot_names([k] * 4)), None)
+        kind = bot_kind(who, spec.bots)
         if kind is None:
             raise RecordError(f"{shorten(who, 30)!r} is not a sheetkit bot — class games are played "
                               "solo or against bots")
@@ -465,7 +454,7 @@ def read_record_file(data: bytes | str, expect: ClassDeal | None = None, name: s
     mine = iter([spec.parse_action(e["action"], "action") for e in state.log if e.get("player") == 0])
     try:
         again = _drive(spec, gc, kinds, lambda _state: next(mine))
-    except StopIteration:
+    except _NoMoreMoves:
         raise RecordError("the bots' moves in this file are not what the bots play on this deal") from None
     if _moves_by_player(again.log) != _moves_by_player(state.log):
         raise RecordError("the bots' moves in this file are not what the bots play on this deal")
@@ -522,7 +511,7 @@ def read_paste(text: str) -> list[PastedLine]:
         hits = [h for h in _FIND.finditer(line) if h.group(0)[:2].upper() in prefixes]
         if not hits:
             body = line.split(":", 1)[1] if ":" in line else line
-            if re.search(r"\.\s*[Rr]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
+            if re.search(r"\.\s*[RrHh]\s*\d", body) and re.match(r"\s*[A-Za-z]{2}\W", body):
                 name = line.split(":", 1)[0] if ":" in line else ""
                 found.append(PastedLine(number, shorten(name, 40).strip(), body.strip(), line))
             else:
@@ -600,7 +589,7 @@ def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: Clas
                 r = read_result_code(code, expect, name)
             else:
                 r = read_record_file(data, expect, name="")
-                r = Result(r.name or name, r.code, r.deal, r.bots, r.state, source=name)
+                r = replace(r, name=r.name or name, source=name)
         except SheetkitError as e:
             reason = e.reason if isinstance(e, RecordError) else str(e)
             out.skipped.append(Skipped(name, shown, reason, line))
@@ -615,24 +604,25 @@ def gather(text: str = "", files: Sequence[tuple[str, bytes]] = (), expect: Clas
             continue
         if not r.name:
             unnamed += 1
-            r = Result(f"student {unnamed}", r.code, r.deal, r.bots, r.state, r.source)
+            r = replace(r, name=f"student {unnamed}")
         seen[key] = (r, line)
         out.results.append(r)
     return out
 
 
 def leaderboard(results: Sequence[Result]) -> list[dict[str, Any]]:
-    """Rows best first: rank (ties share it), name, score, placing at the table, code, source."""
+    """Rows best first: rank (ties share it), name, score, placing at the table, code, source, hints used."""
     ordered = sorted(results, key=lambda r: -r.score)
     rows = []
     for r in ordered:
         rank = 1 + sum(1 for o in ordered if o.score > r.score)
         rows.append({"rank": rank, "name": r.name, "score": r.score, "placing": r.placing,
-                     "deal": r.deal, "bots": ",".join(r.bots) or "solo", "code": r.code, "source": r.source})
+                     "deal": r.deal, "bots": ",".join(r.bots) or "solo", "code": r.code, "source": r.source,
+                     "hints": r.hints})
     return rows
 
 
-CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source", "line")
+CSV_FIELDS = ("rank", "name", "score", "placing", "deal", "bots", "code", "source", "line", "hints")
 
 
 def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> str:
@@ -642,7 +632,7 @@ def results_csv(results: Sequence[Result], skipped: Sequence[Skipped] = ()) -> s
     w = csv.DictWriter(buf, fieldnames=CSV_FIELDS, lineterminator="\n")
     w.writeheader()
     for row in leaderboard(results):
-        w.writerow({k: _cell(v) for k, v in row.items()})
+        w.writerow({k: _cell(v) for k, v in row.items()} | {"hints": "yes" if row["hints"] else ""})
     for s in skipped:
         w.writerow({"rank": "", "name": _cell(s.name), "score": "", "placing": "", "deal": "", "bots": "",
                     "code": _cell(s.text), "source": _cell(f"skipped: {s.reason}"),

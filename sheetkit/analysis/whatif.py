@@ -21,10 +21,11 @@ from typing import Any
 
 from sheetkit.analysis.knobs import example, simulate_command, whatif_spec
 from sheetkit.analysis.montecarlo import BotSpec, Results, mean_ci, play_variants
+from sheetkit.analysis.skill import ROLES, SkillComparison, compare_skill
 from sheetkit.core.knobs import Try
 
-__all__ = ["NEW", "OLD", "Guide", "WhatIfRun", "chunk_for", "guide", "process_pool", "seconds_per_game",
-           "shutdown_pools", "whatif_table"]
+__all__ = ["NEW", "OLD", "Guide", "SkillRun", "WhatIfRun", "chunk_for", "guide", "process_pool", "seconds_per_game",
+           "shutdown_pools", "skill_table", "whatif_table"]
 
 OLD, NEW = "old rules", "new rules"
 
@@ -187,6 +188,103 @@ def whatif_table(res: Results, seat: int | None = None, level: float = 0.95,
             corr = float(np.corrcoef(xa, xb)[0, 1])
         out.update(diff=d.estimate, diff_low=d.low, diff_high=d.high, unpaired_low=u.low, unpaired_high=u.high,
                    correlation=corr, shows=d.excludes_zero())
+    return out
+
+
+class SkillRun:
+    """The skill share of the old and the new rules on the same deals (``skill.compare_skill``), on a thread.
+
+    ``dask`` is a scheduler address: the deals are then played on that cluster instead of this machine.
+    ``on_update(comparison)`` is called as leading deals finish; ``on_done(comparison, error)`` at the end.
+    """
+
+    def __init__(self, game: str, old: Any, new: Any, n: int, *, seed: int = 0, players: int | None = None,
+                 workers: int = 1, dask: str | None = None, budget: float = 1.0,
+                 on_update: Callable[[SkillComparison], None] | None = None,
+                 on_done: Callable[[SkillComparison | None, BaseException | None], None] | None = None,
+                 labels: tuple[str, str] = (OLD, NEW)) -> None:
+        self.game, self.old, self.new, self.n, self.seed = game, old, new, n, seed
+        self.players, self.workers, self.dask, self.budget, self.labels = players, workers, dask, budget, labels
+        self.on_update, self.on_done = on_update, on_done
+        self.result: SkillComparison | None = None
+        self.error: BaseException | None = None
+        self._stop = threading.Event()
+        self._finished = threading.Event()
+        self._thread: threading.Thread | None = None
+
+    def start(self) -> SkillRun:
+        """Begin on a daemon thread; returns self."""
+        if self._thread is not None:
+            raise RuntimeError("this run has already started")
+        self._thread = threading.Thread(target=self._work, name="sheetkit-skill", daemon=True)
+        self._thread.start()
+        return self
+
+    def run(self) -> SkillComparison | None:
+        """Play in this thread: returns the comparison."""
+        self._work()
+        if self.error is not None:
+            raise self.error
+        return self.result
+
+    def stop(self) -> None:
+        """Ask the run to stop after the deals in play."""
+        self._stop.set()
+
+    @property
+    def running(self) -> bool:
+        """True from ``start()`` until the run has finished."""
+        return self._thread is not None and not self._finished.is_set()
+
+    def wait(self, timeout: float | None = None) -> bool:
+        """Block until the run has finished; False if ``timeout`` passed first."""
+        return self._finished.wait(timeout)
+
+    def _partial(self, got: SkillComparison) -> None:
+        self.result = got
+        if self.on_update is not None:
+            self.on_update(got)
+
+    def _work(self) -> None:
+        try:
+            executor = process_pool(self.workers) if self.workers > 1 and not self.dask else None
+            self.result = compare_skill(self.game, self.old, self.new, self.n, seed=self.seed, players=self.players,
+                                        budget=self.budget, expert_budget=self.budget, executor=executor,
+                                        workers=self.workers if executor is not None else 1, dask=self.dask,
+                                        chunk_size=1, progress=False, stop=self._stop, on_chunk=self._partial,
+                                        labels=self.labels)
+        except BaseException as e:  # reported through on_done / error, never lost on the thread
+            self.error = e
+        finally:
+            try:
+                if self.on_done is not None:
+                    self.on_done(self.result, self.error)
+            finally:
+                self._finished.set()
+
+
+def skill_table(c: SkillComparison, level: float = 0.95) -> dict[str, Any]:
+    """Each rule set's three means, learning and luck effects and skill share (with its interval), and
+    the paired difference of the shares (new − old) with its interval."""
+    out: dict[str, Any] = {"deals": c.old.deals, "requested": c.old.requested, "stopped": c.old.stopped,
+                           "level": level, "rows": [], "lineup": c.old.lineup.to_json(),
+                           "stand_in": c.old.lineup.standin}
+    if not c.old.deals:
+        return out
+    for s in (c.old, c.new):
+        share = s.share
+        row: dict[str, Any] = {"rules": s.variant, **{r: float(s.mean(r)) for r in ROLES},
+                               "learning": float(s.learning), "luck": float(s.luck),
+                               "share": None if share is None else float(share),
+                               "share_exact": None if share is None else str(share), "low": None, "high": None}
+        if s.deals > 1:
+            b = s.bootstrap(level)
+            row.update(low=b.share.low, high=b.share.high)
+        out["rows"].append(row)
+    if c.old.deals > 1:
+        d = c.difference(level)
+        out.update(diff=d.estimate, diff_low=d.low, diff_high=d.high,
+                   shows=not (math.isnan(d.low) or d.contains(0.0)))
     return out
 
 

@@ -35,6 +35,7 @@ def settled(page: Any, selector: str, want: int, timeout: float = 90) -> int:
     ("notebooks/lessons/avenue_cards.ipynb", 2, 1),
     ("notebooks/lessons/kingdom_dice.ipynb", 2, 1),
     ("notebooks/lessons/key_harvest_bids.ipynb", 3, 1),
+    ("notebooks/lessons/luck_and_skill.ipynb", 3, 0),
     ("notebooks/classroom.ipynb", 5, 0),
 ])
 def test_the_page_renders_without_widget_errors(repo_server, page, notebook, widgets, figures):
@@ -55,6 +56,7 @@ def test_the_page_renders_without_widget_errors(repo_server, page, notebook, wid
     ("Lesson: how many cards does a round last?", "How many cards does a round last?"),
     ("Lesson: which die will be left for you?", "Which die will be left for you?"),
     ("Lesson: what is a bid worth?", "What is a bid worth?"),
+    ("Lesson: how much of a game is luck?", "Luck or skill? Measuring how much of a game is luck"),
 ])
 def test_each_lesson_link_on_the_landing_page_opens_that_lesson(repo_server, page, label, heading):
     p = page.page

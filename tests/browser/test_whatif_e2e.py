@@ -36,3 +36,25 @@ def test_the_key_harvest_explorer_asks_and_explains_in_its_own_words(repo_server
     guide.evaluate("e => e.scrollIntoView({block: 'start'})")
     p.wait_for_timeout(200)
     p.screenshot(path=str(SHOTS / "whatif-key-harvest-guide-1280x800.png"))
+
+
+def test_the_skill_share_button_shows_old_and_new_rules_skill_share(repo_server, page):
+    p = page.page
+    p.set_viewport_size({"width": 1280, "height": 800})
+    p.goto(repo_server.url("notebooks/whatif.ipynb", "game=kingdom-maps"), timeout=180_000)
+    p.locator(".sk-question").filter(has_text="Answered below").wait_for(timeout=180_000)
+    panel = p.locator(".sk-panel").filter(has=p.locator(".sk-skill"))
+    panel.locator("select").select_option("4")
+    p.locator(".sk-skill").click()
+    p.locator(".sk-wstatus").filter(has_text="Done: 4 of 4 deals").wait_for(timeout=300_000)
+    table = p.locator(".sk-skill-table")
+    text = table.inner_text()
+    assert "skill share" in text and "hindsight" in text and "standard" in text
+    assert "new − old, same deals (paired)" in text
+    assert_no_traceback(p)
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    for w, h in at_screens(p, ".sk-skill-table"):
+        p.screenshot(path=str(SHOTS / f"whatif-skill-share-{w}x{h}.png"))
+        overflow = p.evaluate("() => { const b = document.querySelector('.sk-whatif'); "
+                              "return b.scrollWidth - b.clientWidth; }")
+        assert overflow <= 0, (w, overflow)

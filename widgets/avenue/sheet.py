@@ -249,6 +249,30 @@ class AvenueSheet:
             ctx.line_to(cx, cy + dy * d)
         ctx.stroke()
 
+    def mark_cell(self, row: int, col: int, road: int | None, colour: str, dashed: bool = False) -> None:
+        """A suggestion or a past move on top of the ink: ``road`` drawn in ``colour`` in the cell, framed.
+
+        The frame is drawn on the ink layer and the cell counted as changed, so the next ``sync`` (after
+        ``forget``, which the table calls when the game moves on) takes it away.
+        """
+        ink = self.canvas["ink"]
+        ctx = ink.ctx
+        x, y, s, _ = self.geometry.cell_rect(row, col)
+        if road:
+            ctx.global_alpha = 0.6
+            art.road(ctx, x, y, s, road, colour=colour)
+            ctx.global_alpha = 1.0
+        w = max(2.0, s * 0.07)
+        ctx.stroke_style = colour
+        ctx.line_width = w
+        if dashed:
+            ctx.set_line_dash([max(3.0, s * 0.12), max(2.0, s * 0.08)])
+        ctx.stroke_rect(x + w, y + w, s - 2 * w, s - 2 * w)
+        if dashed:
+            ctx.set_line_dash([])
+        if self._cells is not None:
+            self._cells[row * self.geometry.cols + col] = MARKED
+
     # ----- the printed layers ---------------------------------------------------------------
     def _draw_paper(self) -> None:
         paper = self.canvas["paper"]
@@ -452,6 +476,7 @@ class CellLook:
 
 
 EMPTY = CellLook()
+MARKED = CellLook(road=-1)                 # a cell with a mark on it: the next sync redraws it from scratch
 ROAD_YELLOW = "rgba(240, 228, 66, 0.55)"   # the face-up road in the road table: a yellow card
 ROAD_GREY = "rgba(150, 150, 150, 0.40)"    # ... a grey card
 TINTS = {"network": (1.0, theme.NETWORK), "legal": (3.0, theme.LEGAL)}   # inset (CSS px), colour

@@ -19,8 +19,8 @@ from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.table_base import LOG_LINES, ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
 
-from sheetkit.analysis.avenue_review import BOT_LABELS
 from sheetkit.core.errors import IllegalAction
+from sheetkit.core.play import Step
 from sheetkit.games.avenue import BOTS, AvenueState, Draw, Pass, Peek, new_game
 
 # Friendlier words for the engine's refusals (keyed by IllegalAction.code); the engine's own
@@ -46,12 +46,12 @@ class AvenueTable(GameTable):
     TITLE = "Avenue"
     CODE_EXAMPLE = "AV-0000-001A"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ("greedy",)
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same cards in the same order"
-    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),
+    _rounds_scored = 0       # your rounds scored when the table last moved on ("round" events)
+    OPPONENTS = (("solo", ()), ("vs greedy bot", ("greedy",)),    # and one "vs … bot" for every other kind
                  ("vs 2 bots", ("greedy", "random")),
                  ("vs 3 bots", ("random", "greedy", "montecarlo")))
 
@@ -109,7 +109,7 @@ class AvenueTable(GameTable):
 
         for b in (self.peek_button, self.undo_button, self.next_button, self.again_button):
             b.layout = W.Layout(width="auto", flex="0 0 auto")   # never squeezed to "Play this de…"
-        buttons = row(self.peek_button, self.undo_button, self.next_button)
+        buttons = row(self.peek_button, self.undo_button, self.next_button, self.hints.button)
         self.play_column = W.VBox([self.cards.widget, buttons, self.auto_next, self.peek_info])
         self.play_column.add_class("sk-playcol")
         self.middle = W.HBox([self.play_column, self.end_box, self.opponents.widget])
@@ -198,6 +198,43 @@ class AvenueTable(GameTable):
         self._error = None
         self._render(events)
 
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """The expert's move on your sheet: the road drawn faintly in its cell, framed in blue."""
+        st = self.state
+        if isinstance(move, Draw) and st.card is not None:
+            if self.sheet.canvas.ready:
+                with batch():
+                    self.sheet.mark_cell(move.row, move.col, st.card.number, theme.OKABE_ITO["blue"], dashed=True)
+            return (f"the expert would draw {words.road_words(st.card.number)} at "
+                    f"{words.cell_words(move.row, move.col)} (framed in blue on your sheet)"), self.sheet
+        if isinstance(move, Peek):
+            return "the expert would peek at the next farm (press Peek)", None
+        return f"the expert would {move}", None
+
+    def _move_words(self, state: AvenueState, move: Any) -> str:  # type: ignore[override]
+        if isinstance(move, Draw) and state.card is not None:
+            return f"{words.road_words(state.card.number)} at {words.cell_words(move.row, move.col)}"
+        return "peek at the next farm" if isinstance(move, Peek) else str(move)
+
+    def _small_sheet(self, state: AvenueState, played: Any, best: Any) -> Any:  # type: ignore[override]
+        """Your sheet before the move, small: your road in vermillion, the expert's dashed in blue."""
+        small = AvenueSheet(state.params.layout, rounds=state.params.rounds, cell=32.0)   # the road table fits
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                small.sync(state, ME, interactive=False)
+                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
+                                             (best, theme.OKABE_ITO["blue"], True)):
+                    if isinstance(move, Draw) and state.card is not None:
+                        small.mark_cell(move.row, move.col, state.card.number, colour, dashed)
+
+        small.canvas.on_ready(draw)
+        return small
+
     def _next_click_view(self) -> Any:
         st = self.state
         waiting = not st.is_terminal() and not st.is_chance_node() and ME in st.current_players()
@@ -205,40 +242,26 @@ class AvenueTable(GameTable):
 
     # ----- game flow ------------------------------------------------------------------------
     def _after_my_move(self) -> None:
-        st = self.state
-        for p in st.current_players():
-            if p != ME and p in self.bots:
-                st.apply(p, self.bots[p].act(st, p))
-        events = ["move"]
-        if self.auto_next.value and st.is_chance_node() and not st.is_terminal():
-            events += self._advance()
+        """The bots draw on the same card; with the auto-flip on, the table goes on to your next card."""
+        events = ["move", *self._advance(flip=self.auto_next.value)]
         self._error = None
         self._render(events)
 
-    def _advance(self) -> list[str]:
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
         """Move the table on until you must act (or the game ends); which rounds ended on the way."""
-        st = self.state
-        events: list[str] = []
-        while not st.is_terminal():
-            if st.is_chance_node():
-                scored = len(st.boxes[ME])
-                st.apply_chance()
-                if len(st.boxes[ME]) > scored:
-                    events.append("round")
-                continue
-            if st.legal_actions(ME) == [Pass()]:     # nothing to choose: the engine allows only a pass
-                st.apply(ME, Pass())
-                for p in st.current_players():
-                    if p in self.bots:
-                        st.apply(p, self.bots[p].act(st, p))
-                continue
-            if ME in st.current_players():
-                break
-            for p in st.current_players():          # players other than you with no bot (loaded records)
-                st.apply(p, self.bots[p].act(st, p) if p in self.bots else st.legal_actions(p)[0])
-        if st.is_terminal():
-            events.append("over")
-        return events
+        self._rounds_scored = len(self.state.boxes[ME])
+        return super()._advance(moves, flip)
+
+    def _step_events(self, step: Step) -> list[str]:
+        scored = len(self.state.boxes[ME])
+        if step.chance and scored > self._rounds_scored:
+            self._rounds_scored = scored
+            return ["round"]
+        return []
+
+    def _person_move(self, state: AvenueState, p: int) -> Any:  # type: ignore[override]
+        """Nothing to choose: the engine allows you only a pass."""
+        return Pass() if state.legal_actions(p) == [Pass()] else None
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded

@@ -29,11 +29,11 @@ from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
 from sheetkit.widgets.query import query_string
+from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_base import (
     ME,
     TABLE_CSS,
     GameTable,
-    bot_kind,
     button,
     guarded,
     html_widget,
@@ -41,11 +41,11 @@ from sheetkit.widgets.table_base import (
 )
 
 from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.core.play import Step, bot_kind, bot_label
 from sheetkit.games.key_harvest import BOTS, CODES, CROPS, Bid, Buy, Choose, EndTurn, Harvest, KeyHarvestState, new_game
 from sheetkit.games.key_harvest.moves import PlaceWorker, RemoveWorker
 from sheetkit.games.key_harvest.workers import WORKERS
 
-BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
 NO_BID = (0, 0, 0, 0, 0)
 
 FRIENDLY = {
@@ -155,7 +155,6 @@ class KeyHarvestTable(GameTable):
     TITLE = "Key Harvest"
     CODE_EXAMPLE = "KH-0000-0001"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ("greedy", "greedy")
     SHARE_WHAT = "this deal"
@@ -208,7 +207,7 @@ class KeyHarvestTable(GameTable):
         if self._people and players[0] == self.name and players[1:1 + len(self._people)] != self._people:
             players = [players[0], *self._people, *players[1:]]
         if len(players) < 2:          # Key Harvest needs 2–4 players: a lone player gets a greedy bot
-            players.append(BOT_LABELS["greedy"])
+            players.append(bot_label("greedy"))
         if len(players) > 4:
             raise RecordError("Key Harvest takes 2 to 4 players")
         try:
@@ -220,7 +219,7 @@ class KeyHarvestTable(GameTable):
 
     def _human_seat(self, state: Any, p: int) -> bool:
         """A seat whose name is not a bot's is a person at this screen (pass-and-play)."""
-        return bot_kind(state.players[p], self.BOT_LABELS) is None
+        return bot_kind(state.players[p], self.BOTS) is None
 
     def humans(self) -> list[int]:
         """The seats played by people at this screen."""
@@ -268,7 +267,7 @@ class KeyHarvestTable(GameTable):
         self.undo_button.on_click(self._on_undo)
         for b in (self.end_turn_button, self.undo_button):
             b.layout = W.Layout(width="auto")
-        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button)
+        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button)
         self.actions.add_class("sk-actions")
         self.why = html_widget("sk-why")
 
@@ -624,7 +623,7 @@ class KeyHarvestTable(GameTable):
 
     @guarded
     def _on_next(self, _: Any = None) -> None:
-        events = self._advance(steps=1)
+        events = self._advance(moves=1)
         self._error = None
         self._render(events)
 
@@ -677,36 +676,23 @@ class KeyHarvestTable(GameTable):
         self._error = None
         self._render(events)
 
-    def _advance(self, steps: int | None = None) -> list[str]:
-        """Let the table and the bots move on until a person must act (``steps``: at most that many bot moves)."""
-        st = self.state
-        events: list[str] = []
+    def _advance(self, moves: int | None = None, flip: bool = True) -> list[str]:
+        """Let the table and the bots move on until a person must act (``moves``: at most that many bot moves; none
+        while the bots' moves are shown one at a time, with ``auto`` off)."""
         auto = self.auto.value if hasattr(self, "auto") else self._auto_default
-        moved = 0
+        st = self.state
+        events = super()._advance(0 if moves is None and not auto else moves, flip)
+        cur = st.current_players()
         humans = self.humans()
-        while not st.is_terminal():
-            if st.is_chance_node():
-                st.apply_chance()
-                continue
-            cur = st.current_players()
-            if not cur:
-                break
+        if not st.is_terminal() and cur and cur[0] in humans:
             p = cur[0]
-            if p in humans:
-                # pass-and-play: the screen shows a person's counters only after they said they are at it
-                if p != self.viewer or (len(humans) > 1 and self._screen_open != p):
-                    self._handoff = p
-                break
-            if (not auto and steps is None) or (steps is not None and moved >= steps):
-                break
-            bot = self.bots.get(p)
-            st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
-            moved += 1
-        if moved:
-            events.append("move")
-        if st.is_terminal():
-            events.append("over")
+            # pass-and-play: the screen shows a person's counters only after they said they are at it
+            if p != self.viewer or (len(humans) > 1 and self._screen_open != p):
+                self._handoff = p
         return events
+
+    def _step_events(self, step: Step) -> list[str]:
+        return [] if step.chance else ["move"]
 
     def _redraw_quietly(self) -> None:
         self._error = None
@@ -820,6 +806,41 @@ class KeyHarvestTable(GameTable):
         views = ((self.board, self._sync_board), (self.town, self._sync_town),
                  (self.opponents, self._sync_opponents))
         return [(view, self._redrawn(view, sync, full)) for view, sync in views if view.canvas.ready]
+
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """The expert's move: a space ringed in blue on your board (harvest, a worker), else its words."""
+        code = move.code if isinstance(move, Harvest | PlaceWorker | RemoveWorker) else None
+        if code is not None and self.viewer == ME:
+            if self.board.canvas.ready:
+                cx, cy = self.board.geo.centre(code)
+                with batch():
+                    ring(self.board.canvas["highlight"].ctx, cx, cy, self.board.geo.size * 0.8,
+                         theme.OKABE_ITO["blue"], dashed=True)
+            return f"the expert would {move} (ringed in blue on your board)", self.board
+        return f"the expert would {move}", None
+
+    def _small_sheet(self, state: KeyHarvestState, played: Any, best: Any) -> Any:  # type: ignore[override]
+        """Your board before the move, small: the space of your move ringed in vermillion, the expert's in blue."""
+        spaces = [(m, c) for m, c in ((played, theme.OKABE_ITO["vermillion"]), (best, theme.OKABE_ITO["blue"]))
+                  if isinstance(m, Harvest | PlaceWorker | RemoveWorker)]
+        if not spaces:
+            return None
+        small = CountryBoard(size=14.0)
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                small.sync(state, ME, "Your board")
+                for move, colour in spaces:
+                    cx, cy = small.geo.centre(move.code)
+                    ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.85, colour, 3.0,
+                         dashed=move is best)
+
+        small.canvas.on_ready(draw)
+        return small
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

@@ -17,6 +17,7 @@ from sheetkit.widgets import theme
 
 from sheetkit.analysis.exact import order_statistic
 from sheetkit.core.chance import derive_seed, make_rng
+from sheetkit.core.play import advance, bot_label
 from sheetkit.games.kingdom_maps import BOTS, CRITERIA, KingdomState, parse_action
 from sheetkit.games.kingdom_maps.moves import Announce, Pick
 
@@ -136,16 +137,18 @@ def bot_path(state: KingdomState, bot: str = "greedy") -> list[tuple[int, int, d
                       bot, state.num_players])
     if key in _BOT_GAMES:
         return _BOT_GAMES[key]
-    game = KingdomState(state.params, [f"{bot} bot"], seed=state.seed, deal=state.deal)
+    game = KingdomState(state.params, [bot_label(bot)], seed=state.seed, deal=state.deal)
     player = BOTS[bot](seed=derive_seed(state.seed or 0, "versus", 0))
     path: list[tuple[int, int, dict[str, int], int]] = []
-    while not game.is_terminal():
-        if game.is_chance_node():
-            if game.criteria:
-                path.append((game.turn, game.step, game.criterion_scores(0), sum(p for _, p in game.sheets[0].banked)))
-            game.apply_chance()
-            continue
-        game.apply_fast(0, player.act(game, 0))
+
+    def before_roll() -> None:
+        """Where the bot stands as the table is about to roll: the end of a drawing."""
+        if game.is_chance_node() and not game.is_terminal() and game.criteria:
+            path.append((game.turn, game.step, game.criterion_scores(0), sum(p for _, p in game.sheets[0].banked)))
+
+    before_roll()
+    for _ in advance(game, [player], fast=True):
+        before_roll()
     path.append((game.turn + 1, 0, game.criterion_scores(0), sum(p for _, p in game.sheets[0].banked)))
     if len(_BOT_GAMES) > 32:
         _BOT_GAMES.clear()

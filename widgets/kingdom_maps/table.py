@@ -23,6 +23,7 @@ from sheetkit.widgets.kingdom_maps import art
 from sheetkit.widgets.kingdom_maps import text as words
 from sheetkit.widgets.kingdom_maps.panels import DiceView, OpponentsView, dice_roles, die_at
 from sheetkit.widgets.kingdom_maps.sheet import KingdomSheet
+from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_base import (
     LOG_LINES,
     ME,
@@ -36,11 +37,11 @@ from sheetkit.widgets.table_base import (
 )
 
 from sheetkit.core.errors import IllegalAction
+from sheetkit.core.play import Step
 from sheetkit.games.kingdom_maps import BOTS, TERRAINS, Announce, Bank, KingdomState, Pass, Pick, Place, Power, new_game
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.terrains import terrain_name
 
-BOT_LABELS = {"greedy": "Greedy bot", "random": "Random bot"}
 MAX_DICE = 3
 
 # Friendlier words for some of the engine's refusals (keyed by IllegalAction.code); the engine's
@@ -118,7 +119,6 @@ class KingdomTable(GameTable):
     TITLE = "Kingdom Maps"
     CODE_EXAMPLE = "KM-0000-0005"
     BOTS = BOTS
-    BOT_LABELS = BOT_LABELS
     FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ()
     SHARE_WHAT = "these dice"
@@ -224,7 +224,7 @@ class KingdomTable(GameTable):
             self.terrain_box,
             row(self.plus_button, self.minus_button, self.powers),
             self.bank_box,
-            row(self.undo_button, self.confirm_button, self.pass_button),
+            row(self.undo_button, self.confirm_button, self.pass_button, self.hints.button),
             self.criteria,
         ])
         self.controls.add_class("sk-km-controls")
@@ -446,24 +446,8 @@ class KingdomTable(GameTable):
         self._error = None
         self._render(["move"])
 
-    def _advance(self) -> list[str]:
-        """Let the bots act and the table roll until you must act (or the game ends)."""
-        st = self.state
-        events: list[str] = []
-        while not st.is_terminal():
-            if st.is_chance_node():
-                if st.apply_chance().get("chance") == "roll":
-                    events.append("turn")
-                continue
-            current = st.current_players()
-            if ME in current:
-                break
-            for p in current:
-                bot = self.bots.get(p)
-                st.apply(p, bot.act(st, p) if bot is not None else st.legal_actions(p)[0])
-        if st.is_terminal():
-            events.append("over")
-        return events
+    def _step_events(self, step: Step) -> list[str]:
+        return ["turn"] if step.chance and step.entry.get("chance") == "roll" else []
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded
@@ -500,6 +484,44 @@ class KingdomTable(GameTable):
         if self.opponents.canvas.ready and st.num_players > 1:
             steps.append((self.opponents, self._redrawn(self.opponents, lambda: self.opponents.sync(st), full)))
         return steps
+
+    def _draw_hint(self, move: Any) -> tuple[str, Any]:
+        """The expert's move: a hex ringed in blue on your map, or its words (announce, pick, power, bank)."""
+        if isinstance(move, Place):
+            if self.sheet.canvas.ready:
+                cx, cy = self.sheet.geometry.cell_center(move.q, move.r)
+                with batch():
+                    ring(self.sheet.canvas["ink"].ctx, cx, cy, self.sheet.box.size * 0.72, theme.OKABE_ITO["blue"],
+                         dashed=True)
+            return "the expert would draw the hex ringed in blue on your map", self.sheet
+        return f"the expert would {move}", None
+
+    def _move_words(self, state: KingdomState, move: Any) -> str:  # type: ignore[override]
+        if isinstance(move, Place):
+            terrain = terrain_name(state.terrain, plural=False) if state.terrain else "a"
+            return f"a {terrain} hex, ringed on the map"
+        return str(move)
+
+    def _small_sheet(self, state: KingdomState, played: Any, best: Any) -> Any:  # type: ignore[override]
+        """Your map before the move, small: your hex ringed in vermillion, the expert's dashed in blue."""
+        small = KingdomSheet(state.board, state.uses_each, criteria=len(state.params.criteria or ()) or 4,
+                             powers=state.params.powers, questions=state.params.questions, size=19.0)
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                small.sync(state, ME, interactive=False)
+                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
+                                             (best, theme.OKABE_ITO["blue"], True)):
+                    if isinstance(move, Place):
+                        cx, cy = small.geometry.cell_center(move.q, move.r)
+                        ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
+
+        small.canvas.on_ready(draw)
+        return small if isinstance(played, Place) or isinstance(best, Place) else None
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

@@ -193,22 +193,20 @@ def log_lines(state: KingdomState, me: int = 0) -> list[LogLine]:
         if "chance" in entry:
             flush()
             kind = entry["chance"]
+            follow.apply_chance()       # the lines below read the game just after the step
             if kind == "criteria":
                 names = ", ".join(f"{c} {CRITERIA[c].name}" for c in entry["criteria"])
                 out.append(LogLine("setup", f"Criteria in play: {names}."))
             elif kind == "roll":
                 dice = " · ".join(str(d) for d in entry["dice"])
-                follow.apply_chance()
                 if follow.solo and follow.step == 2:
                     out.append(LogLine("turn", f"Turn {follow.turn}, second roll: {dice}"))
                 else:
                     act = "" if follow.solo else (" — your turn" if follow.active == me
                                                   else f" — {state.players[follow.active]}'s turn")
                     out.append(LogLine("turn", f"Turn {follow.turn}: the dice show {dice}{act}"))
-                continue
             else:
                 out.append(LogLine("end", "Game over" + (f": {state.end_reason}." if state.end_reason else ".")))
-            follow.apply_chance()
             continue
         p = entry["player"]
         action = parse_action(entry["action"])

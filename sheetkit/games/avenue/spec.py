@@ -9,6 +9,7 @@ from sheetkit.core.codes import game_setup
 from sheetkit.core.records import MAX_NAME, MAX_PLAYERS
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.avenue.bots import BOTS
+from sheetkit.games.avenue.hindsight import hindsight
 from sheetkit.games.avenue.moves import parse_action
 from sheetkit.games.avenue.params import PRESETS, AvenueParams
 from sheetkit.games.avenue.state import AvenueState, Deal, parse_deal
@@ -58,4 +59,5 @@ SPEC = register(GameSpec(
     bots=BOTS,
     breakdown=_breakdowns,
     whatif=WHATIF,
+    hindsight=hindsight,
 ))

@@ -10,11 +10,15 @@ from sheetkit.core.errors import RecordError
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.key_harvest.bots import BOTS
 from sheetkit.games.key_harvest.codec import CODEC
+from sheetkit.games.key_harvest.expert import ExpertBot
+from sheetkit.games.key_harvest.hindsight import hindsight
 from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
 from sheetkit.games.key_harvest.record_steps import check_step, step_in
 from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
 from sheetkit.games.key_harvest.whatif import WHATIF
+
+BOTS["expert"] = ExpertBot  # here, not in bots.py: the expert searches with the greedy bot defined there
 
 
 def _new_state(params: KeyHarvestParams, players: list[str] | int, seed: int | None = None,
@@ -58,4 +62,5 @@ SPEC = register(GameSpec(
     check_step=check_step,
     step_in=step_in,
     whatif=WHATIF,
+    hindsight=hindsight,
 ))

@@ -9,6 +9,8 @@ from sheetkit.core.codes import game_setup
 from sheetkit.core.registry import GameSpec, register
 from sheetkit.games.kingdom_maps.bots import BOTS
 from sheetkit.games.kingdom_maps.dice import Deal, parse_deal
+from sheetkit.games.kingdom_maps.expert import ExpertBot
+from sheetkit.games.kingdom_maps.hindsight import hindsight
 from sheetkit.games.kingdom_maps.moves import parse_action
 from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, PRESETS, KingdomParams
 from sheetkit.games.kingdom_maps.state import GAME, KingdomState
@@ -27,6 +29,10 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
     if deal is not None:
         return KingdomState(params, players, deal=deal)
     return KingdomState(params, players, seed=fresh_seed() if seed is None else seed)
+
+
+# The expert searches with the greedy bot, so it joins the bots here rather than in bots.py (no import circle).
+BOTS["expert"] = ExpertBot
 
 
 def _breakdowns(state: Any) -> list[dict[str, Any]]:
@@ -50,4 +56,5 @@ SPEC = register(GameSpec(
     bots=BOTS,
     breakdown=_breakdowns,
     whatif=WHATIF,
+    hindsight=hindsight,
 ))

@@ -1,0 +1,174 @@
+"""Key Harvest's hindsight bound: the best score one seat was found to reach when told the whole deal.
+
+The bound for a 2–4 player game with hidden information (docs/key_harvest.md §The hindsight bound): the seat
+is told **the bag's order and every other player's counters** in advance, and plays against **the
+same opponents, who play as they would** (the given bots, each a fresh copy, so their choices — and
+their dice, for a random bot — are the ones they would make in a real game). It cannot change how
+they play, only its own moves.
+
+How it searches, knowing everything:
+
+- **Rollout improvement** over the greedy bot: at each of its decisions it plays every candidate
+  (the expert's list) out to the end with the greedy bot in its own seat and copies of the real
+  opponents in theirs, and keeps the move whose game ends best for it. Those playouts are exact
+  (nothing is sampled), and the greedy move is always among the candidates, so the line it plays
+  never ends below what the greedy bot would have scored on the deal.
+- **Exhaustively** at the very end: once every player has at most one turn left, every sequence of
+  its own moves (every bid mix included) is tried against the opponents' replies, up to a node limit.
+  When that search runs from the start of the given state and completes, the result is ``exact``.
+
+The score is the final score of the line actually played against the real opponents, so it is a
+score reached — "at least this much" — and ``actions`` replay to it on the same deal.
+"""
+
+from __future__ import annotations
+
+import copy
+from collections.abc import Sequence
+from itertools import product
+from typing import Any
+
+from sheetkit.core.chance import derive_seed
+from sheetkit.core.protocol import Bot, HindsightResult
+from sheetkit.games.key_harvest import board as B
+from sheetkit.games.key_harvest.bots import GreedyBot
+from sheetkit.games.key_harvest.expert import expert_candidates
+from sheetkit.games.key_harvest.moves import Bid, Harvest, KeyHarvestAction
+from sheetkit.games.key_harvest.search import RolloutBot
+from sheetkit.games.key_harvest.state import KeyHarvestState
+
+NODES = 4000  # decisions the exhaustive end search may visit at budget 1.0
+
+
+class _TooBig(Exception):
+    """The exhaustive search hit its node limit."""
+
+
+def all_moves(state: KeyHarvestState, player: int) -> list[KeyHarvestAction]:
+    """Every move ``player`` may make now: ``legal_actions`` with every affordable bid mix, one harvest per group."""
+    out: list[KeyHarvestAction] = []
+    seen_groups: set[int] = set()
+    bid_codes: list[str] = []
+    for a in state.legal_actions(player):
+        if isinstance(a, Harvest):
+            g = B.component(B.BIT[a.code], state._up[player])
+            if g not in seen_groups:
+                seen_groups.add(g)
+                out.append(a)
+        elif isinstance(a, Bid):
+            if a.code not in bid_codes:
+                bid_codes.append(a.code)
+        else:
+            out.append(a)
+    mine = state.counters[player]
+    mixes = [m for m in product(*(range(k + 1) for k in mine)) if sum(m)]
+    out += [Bid(code, tuple(m)) for code in bid_codes for m in mixes]  # type: ignore[arg-type]
+    return out
+
+
+def _seat_bots(state: KeyHarvestState, player: int, opponents: Sequence[Bot | None] | None) -> list[Any]:
+    n = state.num_players
+    if opponents is None:
+        return [None if q == player else GreedyBot(seed=derive_seed(state.seed, "bot", q)) for q in range(n)]
+    if len(opponents) != n:
+        raise ValueError(f"opponents: one entry per seat ({n}), None at the player's own")
+    return [None if q == player else copy.deepcopy(opponents[q]) for q in range(n)]
+
+
+def _rollout_copy(bots: list[Any]) -> list[Any]:
+    # Copies keep a random bot's dice as they are now; a slow bot (the expert) is stood in for by greedy.
+    return [RolloutBot() if b is None or getattr(b, "slow", False) else copy.deepcopy(b) for b in bots]
+
+
+def _to_me(state: KeyHarvestState, player: int, bots: list[Any]) -> None:
+    """Let the table and the opponents move until ``player`` decides or the game is over (in place)."""
+    while state.phase != "over":
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        q = state.current_players()[0]
+        if q == player:
+            return
+        state.apply_fast(q, bots[q].act(state, q))
+
+
+def _exhaustive(state: KeyHarvestState, player: int, bots: list[Any], limit: int) -> tuple[int, list[Any]]:
+    """The best final score of ``player`` over every sequence of its moves (the opponents as they play)."""
+    count = [0]
+
+    def best(s: KeyHarvestState, bs: list[Any]) -> tuple[int, list[Any]]:
+        _to_me(s, player, bs)
+        if s.phase == "over":
+            return s.total(player), []
+        top: tuple[int, list[Any]] | None = None
+        for a in all_moves(s, player):
+            count[0] += 1
+            if count[0] > limit:
+                raise _TooBig
+            child, cbs = s.clone(), copy.deepcopy(bs)
+            child.apply_fast(player, a)
+            v, rest = best(child, cbs)
+            if top is None or v > top[0]:
+                top = (v, [a, *rest])
+        assert top is not None
+        return top
+
+    return best(state, bots)
+
+
+def _near_end(state: KeyHarvestState) -> bool:
+    return state.final_turns_left is not None and state.final_turns_left <= state.num_players
+
+
+def hindsight(state: KeyHarvestState, player: int, opponents: Sequence[Bot | None] | None = None,
+              budget: float = 1.0) -> HindsightResult:
+    """Told the bag order and the others' counters, the best final score ``player`` was found to reach
+    against ``opponents`` (a bot per seat, None at ``player``'s; default greedy bots), with its moves."""
+    s = state.clone()
+    bots = _seat_bots(s, player, opponents)
+    me = RolloutBot()
+    limit = max(100, round(NODES * budget))
+    actions: list[Any] = []
+    searched = False
+    while True:
+        _to_me(s, player, bots)
+        if s.phase == "over":
+            break
+        if _near_end(s):
+            try:
+                _, line = _exhaustive(s.clone(), player, [copy.deepcopy(b) for b in bots], limit)
+            except _TooBig:
+                pass
+            else:
+                # Play the best line against the real opponents (the same replies the search saw).
+                for a in line:
+                    _to_me(s, player, bots)
+                    s.apply_fast(player, a)
+                    actions.append(a)
+                _to_me(s, player, bots)
+                return HindsightResult(s.total(player), tuple(actions), exact=not searched)
+        searched = True
+        legal = s.legal_actions(player)
+        if len(legal) == 1:
+            move = legal[0]
+        else:
+            cands = expert_candidates(s, player, s, me)
+            best: tuple[int, KeyHarvestAction] | None = None
+            for a in cands:
+                trial, tbots = s.clone(), _rollout_copy(bots)
+                trial.apply_fast(player, a)
+                tbots[player] = me
+                while trial.phase != "over":
+                    if trial.is_chance_node():
+                        trial.apply_chance()
+                        continue
+                    q = trial.current_players()[0]
+                    trial.apply_fast(q, tbots[q].act(trial, q))
+                v = trial.total(player)
+                if best is None or v > best[0]:
+                    best = (v, a)
+            assert best is not None
+            move = best[1]
+        s.apply_fast(player, move)
+        actions.append(move)
+    return HindsightResult(s.total(player), tuple(actions), exact=not searched)
