@@ -3,8 +3,9 @@
 Told both decks' order, the rest of a game is a puzzle with no luck left: which cell (or a peek, which
 here simply skips a card) for each road card. Small puzzles are solved completely (every line is tried,
 so the score is the true optimum). Full games are searched with a beam: at each card every kept line
-tries every move, each result is finished by a greedy player who also knows the farm order, and the
-best few lines by that finished score go on to the next card. Every finished line is a real game, so
+tries its ten most promising cells (by the greedy value) and a peek, each result is finished by a
+greedy player who also knows the farm order, and the best eight lines by that finished score go on to
+the next card. Every finished line is a real game, so
 the best one found is an honest "at least" score, and its moves replay to it.
 """
 
@@ -18,10 +19,11 @@ from sheetkit.core.play import step_table
 from sheetkit.core.protocol import Bot, HindsightResult
 from sheetkit.games.avenue.greedy import W_LATER, W_LOOSE, W_NOW, W_PEEKED
 from sheetkit.games.avenue.layout import FARM_LETTERS
-from sheetkit.games.avenue.plan import PASS, PEEK, Line, greedy_cell, to_action
+from sheetkit.games.avenue.plan import PASS, PEEK, Line, cell_values, to_action
 from sheetkit.games.avenue.state import AvenueState
 
-BEAM = 4              # lines kept per card at budget 1.0
+BEAM = 8              # lines kept per card at budget 1.0
+KEEP = 10             # cells tried per line, the best by the greedy value (0: all)
 EXHAUSTIVE = 200_000  # at most this many move sequences: try them all (exact)
 
 
@@ -41,11 +43,14 @@ def _known_weights(now: str | None, upcoming: tuple[str, ...]) -> tuple[float, .
     return tuple(sum(w for k, w in enumerate(per_bit) if mask >> k & 1) or W_LOOSE for mask in range(64))
 
 
+def _line_weights(line: Line) -> tuple[float, ...]:
+    rounds_left = line.params.rounds - line.round
+    return _known_weights(line.farm, tuple(line.farms[line.fpos:line.fpos + rounds_left]))
+
+
 def _known_move(line: Line) -> int:
     """The greedy move of a player who knows the farm order (a peek skips a card that helps nowhere)."""
-    rounds_left = line.params.rounds - line.round
-    fw = _known_weights(line.farm, tuple(line.farms[line.fpos:line.fpos + rounds_left]))
-    value, cell = greedy_cell(line.sheet, line.card.number, fw)  # type: ignore[union-attr]
+    value, cell = line.best_cell(_line_weights(line))
     if value <= 0 and line.can_peek():
         return PEEK
     return cell if cell >= 0 else PASS
@@ -87,7 +92,17 @@ def _exhaustive(line: Line) -> tuple[int, list[int]]:
     return best, best_moves
 
 
-def _beam(line: Line, width: int) -> tuple[int, list[int]]:
+def _options(line: Line, keep: int) -> list[int]:
+    """The ``keep`` best cells by the farm-order-aware greedy value, and a peek when allowed (0: every move)."""
+    if keep <= 0 or line.card is None:
+        return line.moves()
+    out = [i for _, i in cell_values(line.sheet, line.card.number, _line_weights(line))[:keep]]
+    if line.can_peek():
+        out.append(PEEK)
+    return out or [PASS]
+
+
+def _beam(line: Line, width: int, keep: int = 0) -> tuple[int, list[int]]:
     """Beam search guided by farm-order-aware greedy finishes; the best finished line found."""
     first: list[int] = []
     best = _finish(line.copy(), first)
@@ -97,7 +112,7 @@ def _beam(line: Line, width: int) -> tuple[int, list[int]]:
         scored: list[tuple[int, int, int, int]] = []   # (finish value, -order, beam index, move)
         order = 0
         for b, (node, _) in enumerate(beam):
-            for m in node.moves():
+            for m in _options(node, keep):
                 child = node.copy()
                 child.play(m)
                 scored.append((_finish(child), -order, b, m))
@@ -151,7 +166,7 @@ def hindsight(state: AvenueState, player: int = 0, opponents: Sequence[Bot | Non
         score, moves = _exhaustive(line)
         exact = True
     else:
-        score, moves = _beam(line, max(1, round(BEAM * budget)))
+        score, moves = _beam(line, max(1, round(BEAM * budget)), KEEP)
         exact = False
     cols = state.geo.cols
     return HindsightResult(score, tuple(to_action(m, cols) for m in moves), exact=exact)
