@@ -46,24 +46,24 @@ class Timed:
         return action
 
 
-def one_deal(args: tuple[int, int, bool]) -> dict[str, Any]:
-    """Every bot on deal ``k`` of the batch, then hindsight on it (if asked); scores and per-decision process times."""
-    seed, k, with_hindsight = args
+def one_deal(args: tuple[int, int, str]) -> dict[str, Any]:
+    """Deal ``k`` of the batch: every bot ("bots"), hindsight ("hindsight") or both; scores and process times."""
+    seed, k, part = args
     s = game_seed(seed, k)
-    out: dict[str, Any] = {"k": k, "deal_seed": s, "scores": {}, "times": {}}
-    for name in BOTS_RUN:
-        state = AvenueState(players=[name], seed=s)
-        bot = Timed(BOTS[name](seed=derive_seed(s, "bot", 0)))
-        play_out(state, [bot], fast=True)
-        out["scores"][name] = state.total(0)
-        out["times"][name] = [round(t, 5) for t in bot.times]
-    if not with_hindsight:
-        return out
-    t0 = time.process_time()
-    found = hindsight(AvenueState(players=["hindsight"], seed=s), 0)
-    out["times"]["hindsight"] = [round(time.process_time() - t0, 4)]   # one search per deal
-    out["scores"]["hindsight"] = found.score
-    out["exact"] = found.exact
+    out: dict[str, Any] = {"k": k, "deal_seed": s, "part": part, "scores": {}, "times": {}}
+    if part in ("bots", "both"):
+        for name in BOTS_RUN:
+            state = AvenueState(players=[name], seed=s)
+            bot = Timed(BOTS[name](seed=derive_seed(s, "bot", 0)))
+            play_out(state, [bot], fast=True)
+            out["scores"][name] = state.total(0)
+            out["times"][name] = [round(t, 5) for t in bot.times]
+    if part in ("hindsight", "both"):
+        t0 = time.process_time()
+        found = hindsight(AvenueState(players=["hindsight"], seed=s), 0)
+        out["times"]["hindsight"] = [round(time.process_time() - t0, 4)]   # one search per deal
+        out["scores"]["hindsight"] = found.score
+        out["exact"] = found.exact
     return out
 
 
@@ -126,38 +126,52 @@ def main() -> int:
     p.add_argument("--workers", type=int, default=2, help="processes (default 2)")
     p.add_argument("--hindsight", type=int, default=-1, metavar="H",
                    help="run hindsight on the first H deals only (default: all); it costs as much as the bots together")
+    p.add_argument("--hindsight-only", action="store_true",
+                   help="add hindsight to the first H deals (--hindsight H) of --out, without replaying the bots")
     p.add_argument("--out", default="", help="append each finished deal to this JSON-lines file")
     p.add_argument("--resume", action="store_true", help="skip deals already in --out")
     p.add_argument("--report", action="store_true", help="only summarise the deals already in --out")
     a = p.parse_args()
     n = 6 if a.quick else a.n
-    done: dict[int, dict[str, Any]] = {}
-    if a.out and (a.resume or a.report) and Path(a.out).exists():
+    done: dict[int, dict[str, Any]] = {}     # k -> the deal's bots (and hindsight)
+    hind_done: dict[int, dict[str, Any]] = {}
+    if a.out and (a.resume or a.report or a.hindsight_only) and Path(a.out).exists():
         for line in Path(a.out).read_text().splitlines():
             if line.strip():
                 d = json.loads(line)
                 if d.get("seed") == a.seed and d["k"] < n:
-                    done[d["k"]] = d
+                    if d.get("part") == "hindsight":
+                        hind_done[d["k"]] = d
+                    else:
+                        done[d["k"]] = d
     if not a.report:
-        todo = [k for k in range(n) if k not in done]
+        hind = n if a.hindsight < 0 else a.hindsight
+        if a.hindsight_only:
+            jobs = [(a.seed, k, "hindsight") for k in range(min(n, hind)) if k not in hind_done]
+        else:
+            jobs = [(a.seed, k, "both" if k < hind else "bots") for k in range(n) if k not in done]
         t0 = time.perf_counter()
         fh = open(a.out, "a") if a.out else None   # kept open while deals finish
         try:
             with ProcessPoolExecutor(max(1, a.workers)) as ex:
-                hind = n if a.hindsight < 0 else a.hindsight
-                futures = [ex.submit(one_deal, (a.seed, k, k < hind)) for k in todo]
+                futures = [ex.submit(one_deal, job) for job in jobs]
                 for i, fut in enumerate(as_completed(futures), start=1):
                     d = fut.result()
                     d["seed"] = a.seed
-                    done[d["k"]] = d
+                    (hind_done if d["part"] == "hindsight" else done)[d["k"]] = d
                     if fh:
                         fh.write(json.dumps(d) + "\n")
                         fh.flush()
-                    if i % 10 == 0 or i == len(todo):
-                        print(f"  {len(done)}/{n} deals, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
+                    if i % 10 == 0 or i == len(jobs):
+                        print(f"  {i}/{len(jobs)} jobs, {time.perf_counter() - t0:.0f} s", file=sys.stderr, flush=True)
         finally:
             if fh:
                 fh.close()
+    for k, h in hind_done.items():   # hindsight added later to deals the bots played
+        if k in done:
+            done[k]["scores"]["hindsight"] = h["scores"]["hindsight"]
+            done[k]["times"]["hindsight"] = h["times"]["hindsight"]
+            done[k]["exact"] = h["exact"]
     if len(done) < 2:
         print("fewer than 2 deals finished: nothing to report", file=sys.stderr)
         return 1

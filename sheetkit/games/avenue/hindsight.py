@@ -24,6 +24,7 @@ from sheetkit.games.avenue.state import AvenueState
 
 BEAM = 8              # lines kept per card at budget 1.0, in each of the beams
 KEEP = 10             # cells tried per line, the best by the greedy value (0: all)
+PER_LINE = 2          # lines kept from any one line, so a beam does not follow a single idea
 EXHAUSTIVE = 200_000  # at most this many move sequences: try them all (exact)
 
 
@@ -136,7 +137,10 @@ def _beam(line: Line, width: int, keep: int, profiles: Sequence[Profile]) -> tup
         scored.sort(key=lambda x: x[:2], reverse=True)
         nxt: list[tuple[Line, list[int]]] = []
         seen: set[tuple[Any, ...]] = set()
+        kids = [0] * len(beam)
         for value, _, b, m, prof in scored:
+            if kids[b] >= PER_LINE:
+                continue
             node, moves = beam[b]
             child = node.copy()
             child.play(m)
@@ -150,6 +154,7 @@ def _beam(line: Line, width: int, keep: int, profiles: Sequence[Profile]) -> tup
                 best, best_moves = value, [*moves, m, *rest]
             if child.card is not None:
                 nxt.append((child, [*moves, m]))
+                kids[b] += 1
             if len(nxt) >= width:
                 break
         beam = nxt
