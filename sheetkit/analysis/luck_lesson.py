@@ -16,10 +16,10 @@ from pathlib import Path
 from typing import Any
 
 from sheetkit.analysis.class_review import bot_games
-from sheetkit.analysis.results import ClassDeal, Gathered, Result, bot_names, bot_seed, gather
+from sheetkit.analysis.results import ClassDeal, Gathered, Result, bot_names, gather
 from sheetkit.analysis.skill import ROLES, SkillShare, relative_skill
 from sheetkit.core.codes import parse_code
-from sheetkit.core.play import play_out
+from sheetkit.core.play import bot_seed, play_out
 from sheetkit.core.registry import get_game
 
 __all__ = ["SAVED", "ClassLine", "Step", "class_line", "codes_from_csv", "formula_steps", "load_saved",

@@ -36,11 +36,11 @@ from sheetkit.analysis.results import (
     _legal_here,
     _spec_for,
     bot_letters,
-    bot_seed,
     codec_of,
 )
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.core.play import bot_seed
 from sheetkit.core.protocol import GameState
 from sheetkit.core.registry import GameSpec
 
