@@ -29,6 +29,7 @@ from typing import Any
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError, SheetkitError
+from sheetkit.core.play import bot_kind, seat_bots
 from sheetkit.core.protocol import Bot, GameState, HindsightResult
 from sheetkit.core.registry import GameSpec, get_game
 
@@ -133,8 +134,7 @@ def fresh_deal(state: GameState) -> GameState:
 
 def table_bots(spec: GameSpec, state: GameState, kinds: Mapping[int, str]) -> dict[int, Bot]:
     """The opponents as a table seats them: each kind seeded with the table's seed for its seat."""
-    seed = getattr(state, "seed", None) or 0
-    return {p: spec.bots[k](seed=derive_seed(seed, "table-bot", p)) for p, k in kinds.items()}
+    return seat_bots(spec.bots, kinds, getattr(state, "seed", None))
 
 
 def _play(spec: GameSpec, state: GameState, player: int, me: Bot, kinds: Mapping[int, str],
@@ -355,9 +355,7 @@ def _kinds(spec: GameSpec, state: GameState, player: int,
     else:
         kinds = {}
         for p in others:
-            name = str(state.players[p])
-            kind = next((k for k in spec.bots if name == f"{k.title()} bot" or name.startswith(f"{k.title()} bot ")),
-                        None)
+            kind = bot_kind(str(state.players[p]), spec.bots)
             if kind is not None:
                 kinds[p] = kind
     if set(kinds) != set(others) or any(k not in spec.bots for k in kinds.values()):
