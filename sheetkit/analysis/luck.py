@@ -57,9 +57,10 @@ class LuckBudget:
 # Chosen so that the whole panel stays within 10 s (Avenue, Kingdom Maps) and 30 s (Key Harvest) of process
 # time on the 2-core machine (docs/analysis.md, "Luck or choices?", with the command that measured it).
 BUDGETS: dict[str, LuckBudget] = {
-    "avenue": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
-    "kingdom-maps": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
-    "key-harvest": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
+    "avenue": LuckBudget(expert=1.0, hindsight=1.0, screen=0.3, check=1.0),
+    # ~80 decisions a game (every hex drawn is one): the screen values only the played move and the expert's
+    "kingdom-maps": LuckBudget(expert=0.4, hindsight=0.5, screen=0.1, check=0.5, checked=5, listed=2),
+    "key-harvest": LuckBudget(expert=1.0, hindsight=0.5, screen=0.2, check=0.5),
 }
 
 
@@ -321,6 +322,9 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
         for n, (before, played, legal) in enumerate(found, start=1):
             stop()
             moves = _candidates(factory, seed, n, b.screen, before, player, played, legal, b.listed)
+            if len(moves) == 1:          # the expert's own choice was the played move: nothing given away
+                advance("screen", 1, f"Looking at your decisions: {n} of {len(found)}…")
+                continue
             _, v_best, v_played, values = value_decision(factory, seed, n, before, player, played, moves, b.screen)
             ranked = sorted(range(len(moves)), key=lambda i: -values[i])
             shortlist = [moves[0], *[moves[i] for i in ranked if i != 0][:3]]
