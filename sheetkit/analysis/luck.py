@@ -113,6 +113,14 @@ class LuckReport:
         return None if self.expert_score is None else self.expert_score - self.score
 
     @property
+    def best(self) -> int | None:
+        """The best score known on this deal: the hindsight search's, or the expert's game when that scored more
+        (both are games really played on this deal, so its best is at least either)."""
+        if self.hindsight is None:
+            return None
+        return max(self.hindsight.score, self.expert_score if self.expert_score is not None else self.hindsight.score)
+
+    @property
     def luck(self) -> float | None:
         """This deal's hindsight best minus the average deal's: positive, a kind deal."""
         if self.hindsight is None or self.baseline is None:
