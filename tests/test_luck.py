@@ -142,3 +142,13 @@ def test_a_game_without_an_expert_says_so(monkeypatch: pytest.MonkeyPatch) -> No
 
 def test_baselines_name_game_variant_and_opponents() -> None:
     assert baseline("avenue", "no-such-variant", []) is None
+
+
+def test_the_best_known_on_a_deal_is_the_higher_of_the_two_games_played_on_it() -> None:
+    from sheetkit.analysis.luck import Baseline, LuckReport
+    from sheetkit.core.protocol import HindsightResult
+
+    r = LuckReport("avenue", "standard", 0, 10, 40, HindsightResult(35, ()), Baseline(30.0, 5.0, 20, "test"), (), 9)
+    assert r.best == 40 and r.choices == 30 and r.luck == 5.0
+    r = LuckReport("avenue", "standard", 0, 10, 20, HindsightResult(35, ()), None, (), 9)
+    assert r.best == 35 and r.luck is None
