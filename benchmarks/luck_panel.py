@@ -46,7 +46,7 @@ def time_panel(games: list[str], n: int, seed: int) -> None:
         print(f"| {game} | {n} | {statistics.median(took):.1f} | {max(took):.1f} | {GOALS[game]:.0f} |")
 
 
-def baselines(games: list[str], n: int, seed: int, write: bool) -> None:
+def baselines(games: list[str], n: int, seed: int, write: bool, lineups: int) -> None:
     found = []
     for game in games:
         spec = get_game(game)
@@ -54,7 +54,7 @@ def baselines(games: list[str], n: int, seed: int, write: bool) -> None:
             print(f"{game}: no hindsight search yet")
             continue
         budget = BUDGETS.get(game, LuckBudget()).hindsight
-        for lineup in LINEUPS[game]:
+        for lineup in LINEUPS[game][:lineups]:
             kinds = lineup or []
             scores = []
             t0 = time.process_time()
@@ -86,12 +86,13 @@ def main() -> None:
     ap.add_argument("--seed", type=int, default=2026)
     ap.add_argument("--games", default="avenue,kingdom-maps,key-harvest")
     ap.add_argument("--write", action="store_true")
+    ap.add_argument("--lineups", type=int, default=9, help="the first N line-ups of each game only")
     a = ap.parse_args()
     games = [g.strip() for g in a.games.split(",") if g.strip()]
     if a.what == "time":
         time_panel(games, a.n, a.seed)
     else:
-        baselines(games, a.n, a.seed, a.write)
+        baselines(games, a.n, a.seed, a.write, a.lineups)
 
 
 if __name__ == "__main__":

@@ -131,15 +131,24 @@ def test_a_game_not_finished_is_refused_and_a_person_at_the_table_is_said() -> N
     assert fresh_deal(done).seed == done.seed
 
 
-def test_no_expert_says_so() -> None:
+def test_a_game_without_an_expert_says_so(monkeypatch: pytest.MonkeyPatch) -> None:
     game = short_solo(2, StandInExpert())
     from sheetkit.core.registry import get_game
 
-    if "expert" in get_game("avenue").bots:
-        pytest.skip("the real expert is in")   # this checks the words shown before a game has one
+    monkeypatch.delitem(get_game("avenue").bots, "expert", raising=False)   # a game with no expert (yet)
     r = analyse(game, 0, [], hindsight=None)
     assert r.expert_score is None and r.decisions == () and "no expert" in r.notes[0]
 
 
 def test_baselines_name_game_variant_and_opponents() -> None:
     assert baseline("avenue", "no-such-variant", []) is None
+
+
+def test_the_best_known_on_a_deal_is_the_higher_of_the_two_games_played_on_it() -> None:
+    from sheetkit.analysis.luck import Baseline, LuckReport
+    from sheetkit.core.protocol import HindsightResult
+
+    r = LuckReport("avenue", "standard", 0, 10, 40, HindsightResult(35, ()), Baseline(30.0, 5.0, 20, "test"), (), 9)
+    assert r.best == 40 and r.choices == 30 and r.luck == 5.0
+    r = LuckReport("avenue", "standard", 0, 10, 20, HindsightResult(35, ()), None, (), 9)
+    assert r.best == 35 and r.luck is None

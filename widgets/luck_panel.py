@@ -175,8 +175,9 @@ class LuckPanel:
             return
         self.report = out
         try:
-            self.figures.value = figures_html(out)
+            # the decisions first: the figures' words are what a reader (or a driver) waits for
             self._swap_decisions([self._decision_row(d) for d in out.decisions])
+            self.figures.value = figures_html(out)
         except Exception as e:
             self.last_error = traceback.format_exc()
             self.figures.value = f"<i>Luck or choices? could not be drawn ({html.escape(type(e).__name__)}).</i>"
@@ -241,9 +242,11 @@ def figures_html(r: LuckReport) -> str:
     rows: list[tuple[str, float, str, str]] = [("Your score", r.score, COLOURS["you"], "you")]
     if r.expert_score is not None:
         rows.append(("The expert on your deal", r.expert_score, COLOURS["expert"], "expert"))
-    if r.hindsight is not None:
-        label = "Best on your deal, cards known" + ("" if r.hindsight.exact else " (at least)")
-        rows.append((label, r.hindsight.score, COLOURS["best"], "best"))
+    best = r.best
+    if best is not None:
+        label = "Best on your deal, cards known" + ("" if r.hindsight is not None and r.hindsight.exact
+                                                    and best == r.hindsight.score else " (at least)")
+        rows.append((label, best, COLOURS["best"], "best"))
     if r.baseline is not None:
         rows.append(("Best on an average deal", r.baseline.mean, COLOURS["average"], "average"))
     low = min(0.0, *(v for _, v, _, _ in rows))
@@ -270,8 +273,8 @@ def figures_html(r: LuckReport) -> str:
         kind = "a kind deal" if r.luck > 0 else "a hard deal" if r.luck < 0 else "an average deal"
         say.append(f"<b>The luck of this deal</b>: its best game is {_signed(r.luck)} against the average deal's "
                    f"({r.baseline.mean:.1f}) — {kind}.")
-    elif r.hindsight is not None:
-        say.append(f"<b>The luck of this deal</b>: its best game scores at least {r.hindsight.score}.")
+    elif best is not None:
+        say.append(f"<b>The luck of this deal</b>: its best game scores at least {best}.")
     if r.decisions:
         say.append(f"The {'three decisions' if len(r.decisions) == 3 else 'decisions'} that cost most "
                    f"(of the {r.considered} where you had a choice), by the expert's estimate:")

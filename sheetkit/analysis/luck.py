@@ -29,6 +29,7 @@ from typing import Any
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError, SheetkitError
+from sheetkit.core.play import bot_kind, seat_bots
 from sheetkit.core.protocol import Bot, GameState, HindsightResult
 from sheetkit.core.registry import GameSpec, get_game
 
@@ -56,9 +57,10 @@ class LuckBudget:
 # Chosen so that the whole panel stays within 10 s (Avenue, Kingdom Maps) and 30 s (Key Harvest) of process
 # time on the 2-core machine (docs/analysis.md, "Luck or choices?", with the command that measured it).
 BUDGETS: dict[str, LuckBudget] = {
-    "avenue": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
-    "kingdom-maps": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
-    "key-harvest": LuckBudget(expert=0.5, hindsight=0.5, screen=0.2, check=0.5),
+    "avenue": LuckBudget(expert=1.0, hindsight=1.0, screen=0.3, check=1.0),
+    # ~80 decisions a game (every hex drawn is one): the screen values only the played move and the expert's
+    "kingdom-maps": LuckBudget(expert=0.4, hindsight=0.5, screen=0.1, check=0.5, checked=5, listed=2),
+    "key-harvest": LuckBudget(expert=1.0, hindsight=0.5, screen=0.2, check=0.5),
 }
 
 
@@ -111,6 +113,14 @@ class LuckReport:
         return None if self.expert_score is None else self.expert_score - self.score
 
     @property
+    def best(self) -> int | None:
+        """The best score known on this deal: the hindsight search's, or the expert's game when that scored more
+        (both are games really played on this deal, so its best is at least either)."""
+        if self.hindsight is None:
+            return None
+        return max(self.hindsight.score, self.expert_score if self.expert_score is not None else self.hindsight.score)
+
+    @property
     def luck(self) -> float | None:
         """This deal's hindsight best minus the average deal's: positive, a kind deal."""
         if self.hindsight is None or self.baseline is None:
@@ -133,8 +143,7 @@ def fresh_deal(state: GameState) -> GameState:
 
 def table_bots(spec: GameSpec, state: GameState, kinds: Mapping[int, str]) -> dict[int, Bot]:
     """The opponents as a table seats them: each kind seeded with the table's seed for its seat."""
-    seed = getattr(state, "seed", None) or 0
-    return {p: spec.bots[k](seed=derive_seed(seed, "table-bot", p)) for p, k in kinds.items()}
+    return seat_bots(spec.bots, kinds, getattr(state, "seed", None))
 
 
 def _play(spec: GameSpec, state: GameState, player: int, me: Bot, kinds: Mapping[int, str],
@@ -321,6 +330,9 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
         for n, (before, played, legal) in enumerate(found, start=1):
             stop()
             moves = _candidates(factory, seed, n, b.screen, before, player, played, legal, b.listed)
+            if len(moves) == 1:          # the expert's own choice was the played move: nothing given away
+                advance("screen", 1, f"Looking at your decisions: {n} of {len(found)}…")
+                continue
             _, v_best, v_played, values = value_decision(factory, seed, n, before, player, played, moves, b.screen)
             ranked = sorted(range(len(moves)), key=lambda i: -values[i])
             shortlist = [moves[0], *[moves[i] for i in ranked if i != 0][:3]]
@@ -355,9 +367,7 @@ def _kinds(spec: GameSpec, state: GameState, player: int,
     else:
         kinds = {}
         for p in others:
-            name = str(state.players[p])
-            kind = next((k for k in spec.bots if name == f"{k.title()} bot" or name.startswith(f"{k.title()} bot ")),
-                        None)
+            kind = bot_kind(str(state.players[p]), spec.bots)
             if kind is not None:
                 kinds[p] = kind
     if set(kinds) != set(others) or any(k not in spec.bots for k in kinds.values()):
