@@ -6,7 +6,18 @@ import pytest
 
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import BrokenGame
-from sheetkit.core.play import Step, advance, bot_kind, bot_names, bot_seed, play_out, run, seat_bots, step_table
+from sheetkit.core.play import (
+    Step,
+    advance,
+    apply_entry,
+    bot_kind,
+    bot_names,
+    bot_seed,
+    play_out,
+    run,
+    seat_bots,
+    step_table,
+)
 from sheetkit.games.avenue import BOTS as AVENUE_BOTS
 from sheetkit.games.avenue import Draw, Pass, new_game
 from sheetkit.games.key_harvest import BOTS as KH_BOTS
@@ -172,3 +183,13 @@ def test_a_seat_without_a_bot_or_a_person_takes_its_first_legal_move():
     want = state.legal_actions(0)[0]
     step = next(s for s in advance(state, {}) if not s.chance)
     assert step.action == want and want != Pass()
+
+
+def test_apply_entry_follows_a_games_own_log_to_the_same_game():
+    """Following every entry of a finished game's log on a fresh copy of its deal rebuilds that very game."""
+    played = KeyHarvestState(None, ["A", "B"], seed=12)
+    run(advance(played, [KH_BOTS["greedy"](seed=1), KH_BOTS["random"](seed=2)]))
+    copy = KeyHarvestState(None, ["A", "B"], seed=12)
+    steps = [apply_entry(copy, entry) for entry in played.log]
+    assert copy.fingerprint() == played.fingerprint()
+    assert [s.player for s in steps] == [e.get("player") for e in played.log]

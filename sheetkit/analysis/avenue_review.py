@@ -9,7 +9,7 @@ from typing import Any
 
 from sheetkit.analysis.exact import Dist, avenue_round_length, next_card
 from sheetkit.core.chance import derive_seed
-from sheetkit.core.play import bot_label, play_out
+from sheetkit.core.play import apply_entry, bot_label, play_out
 from sheetkit.games.avenue.bots import BOTS, GreedyBot
 from sheetkit.games.avenue.moves import Draw, Peek, parse_action
 from sheetkit.games.avenue.params import AvenueParams
@@ -118,7 +118,7 @@ def greedy_hindsight(state: AvenueState, player: int = 0) -> list[dict[str, Any]
     card_no = 0
     for entry in state.log:
         if "chance" in entry:
-            sim.apply_chance()
+            apply_entry(sim, entry)
             card_no += entry["chance"] == "road"
             continue
         p = entry["player"]
@@ -135,7 +135,7 @@ def greedy_hindsight(state: AvenueState, player: int = 0) -> list[dict[str, Any]
                 "yours": _move(action), "greedy": _move(best), "agree": action == best,
                 "gap": round(max(0.0, best_v - mine_v), 2), "rank": rank, "choices": len(ranked),
             })
-        sim.apply(p, action)
+        apply_entry(sim, entry, action)
     return out
 
 

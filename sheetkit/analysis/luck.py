@@ -29,7 +29,7 @@ from typing import Any
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError, SheetkitError
-from sheetkit.core.play import bot_kind, seat_bots
+from sheetkit.core.play import advance, apply_entry, bot_kind, seat_bots
 from sheetkit.core.protocol import Bot, GameState, HindsightResult
 from sheetkit.core.registry import GameSpec, get_game
 
@@ -149,23 +149,15 @@ def table_bots(spec: GameSpec, state: GameState, kinds: Mapping[int, str]) -> di
 def _play(spec: GameSpec, state: GameState, player: int, me: Bot, kinds: Mapping[int, str],
           cancel: Callable[[], bool] | None, tick: Callable[[], None] | None = None) -> GameState:
     """Play the deal from its start: ``me`` in ``player``'s seat, the table's bots in the others."""
-    bots = table_bots(spec, state, kinds)
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state
+    seats = {**table_bots(spec, state, kinds), player: me}
+    for n, step in enumerate(advance(state, seats), start=1):
+        if n > MAX_STEPS:
+            raise RecordError("the game did not end")
         if cancel is not None and cancel():
             raise Cancelled("stopped")
-        if state.is_chance_node():
-            state.apply_chance()
-            continue
-        for p in state.current_players():
-            if p == player:
-                state.apply(p, me.act(state, p))
-                if tick is not None:
-                    tick()
-            else:
-                state.apply(p, bots[p].act(state, p))
-    raise RecordError("the game did not end")
+        if step.player == player and tick is not None:
+            tick()
+    return state
 
 
 # ----- the person's decisions ------------------------------------------------------------------------
@@ -180,7 +172,7 @@ def decisions_of(state: GameState, player: int = 0) -> list[tuple[GameState, Any
     out: list[tuple[GameState, Any, list[Any]]] = []
     for entry in state.log:
         if "chance" in entry:
-            follow.apply_chance()
+            apply_entry(follow, entry)
             continue
         p = int(entry["player"])
         action = spec.parse_action(entry["action"], "action")
@@ -189,7 +181,7 @@ def decisions_of(state: GameState, player: int = 0) -> list[tuple[GameState, Any
             listed = [a for a in legal if a.to_json() != action.to_json()]
             if listed:
                 out.append((follow.clone(), action, [action, *listed]))
-        follow.apply(p, action)
+        apply_entry(follow, entry, action)
     return out
 
 

@@ -40,7 +40,7 @@ from sheetkit.analysis.results import (
 )
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError
-from sheetkit.core.play import bot_seed
+from sheetkit.core.play import advance, seat_bots
 from sheetkit.core.protocol import GameState
 from sheetkit.core.registry import GameSpec
 
@@ -64,26 +64,23 @@ class _OutOfMoves(Exception):
 def _drive(spec: GameSpec, gc: GameCode, kinds: Sequence[str], choose: Any) -> tuple[GameState, dict[int, Any]]:
     """Play the deal as a table does, seat 0's moves from ``choose``, until the game ends or ``choose`` runs out."""
     state = _deal_state(spec, gc, kinds)
-    bots = {p: spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(kinds, start=1)}
-    for _ in range(MAX_STEPS):
-        if state.is_terminal():
-            return state, bots
-        if state.is_chance_node():
-            state.apply_chance()
-            continue
-        current = state.current_players()
-        if not current:
-            raise RecordError("the game stopped with nobody to move")
-        if 0 in current:
-            try:
-                action = choose(state)
-            except _OutOfMoves:
-                return state, bots
-            state.apply(0, action)
-        else:
-            for p in current:
-                state.apply(p, bots[p].act(state, p))
-    raise RecordError("the game did not end")
+    bots = seat_bots(spec.bots, kinds, gc.seed)
+    out_of_moves = False
+
+    def seat_zero(now: GameState, _: int) -> Any:
+        nonlocal out_of_moves
+        try:
+            return choose(now)
+        except _OutOfMoves:
+            out_of_moves = True
+            return None                  # the loop stops here: the game is back where it was
+
+    for n, _ in enumerate(advance(state, bots, people={0}, person_move=seat_zero), start=1):
+        if n > MAX_STEPS:
+            raise RecordError("the game did not end")
+    if not state.is_terminal() and not out_of_moves:
+        raise RecordError("the game stopped with nobody to move")
+    return state, bots
 
 
 def _players_moves(log: Sequence[dict[str, Any]]) -> list[tuple[int, Any]]:

@@ -24,6 +24,7 @@ from typing import Any
 
 from sheetkit.analysis.exact import Dist
 from sheetkit.analysis.skill import relative_skill
+from sheetkit.core.play import step_table
 from sheetkit.games.avenue.cards import RoadCard
 from sheetkit.games.avenue.layout import Layout
 from sheetkit.games.avenue.params import AvenueParams
@@ -192,8 +193,7 @@ def hindsight_best(params: AvenueParams, deal: Deal) -> int:
     memo: dict[Hashable, int] = {}
 
     def best(s: AvenueState) -> int:
-        while s.is_chance_node() and not s.is_terminal():
-            s.apply_chance()
+        step_table(s)
         if s.is_terminal():
             return s.total(0)
         key = (tuple(s.sheets[0].roads), tuple(s.boxes[0]), s.road_deck._pos, s.peeked[0])

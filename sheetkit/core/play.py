@@ -14,6 +14,7 @@ from typing import Any, NamedTuple
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.errors import BrokenGame
 from sheetkit.core.protocol import Bot, GameState
+from sheetkit.core.registry import get_game
 
 Bots = Mapping[int, Bot] | Sequence[Bot | None]
 
@@ -90,6 +91,23 @@ def advance(state: GameState, bots: Bots, people: Collection[int] = (), *, fast:
             apply(p, action)
             made += 1
             yield Step(p, action)
+
+
+def apply_entry(state: GameState, entry: Mapping[str, Any], action: Any = None,
+                apply: Callable[[int, Any], None] | None = None) -> Step:
+    """Follow one entry of a game's own log on ``state`` (a copy replaying it): its table step, or its move.
+
+    ``action`` is the move already read from the entry (else the game's ``parse_action`` reads it); ``apply``
+    is how to make it (``state.apply`` when not given; a log's reader may take ``apply_unchecked``). The
+    entry is trusted (it is this game's log): ``records.replay`` is the checked way in for a record.
+    """
+    if "chance" in entry:
+        return Step(None, None, state.apply_chance())
+    player = int(entry["player"])
+    if action is None:
+        action = get_game(state.game_name).parse_action(entry["action"], "action")
+    (apply or state.apply)(player, action)
+    return Step(player, action, entry)
 
 
 def run(steps: Iterable[Step]) -> int:

@@ -13,6 +13,7 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sheetkit.core.play import apply_entry
 from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.crops import CROPS, count_words, describe
 from sheetkit.games.key_harvest.events import EVENTS
@@ -241,10 +242,8 @@ class LogFollower:
         f = self._state
         try:
             for entry in log[len(f.log):]:
-                if "chance" in entry:
-                    f.apply_chance()
-                else:
-                    f.apply_unchecked(entry["player"], parse_action(entry["action"]))
+                action = None if "chance" in entry else parse_action(entry["action"])
+                apply_entry(f, entry, action, f.apply_unchecked)
                 self._read_journal(f)
         except Exception:
             # The record does not replay (a state changed by hand, as in a lesson): say what the

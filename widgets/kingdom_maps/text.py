@@ -9,6 +9,7 @@ import html
 from dataclasses import dataclass
 from typing import Any
 
+from sheetkit.core.play import apply_entry
 from sheetkit.games.kingdom_maps.criteria import CRITERIA
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, Pass, Pick, Place, Power, parse_action
 from sheetkit.games.kingdom_maps.phases import TABLE
@@ -193,7 +194,7 @@ def log_lines(state: KingdomState, me: int = 0) -> list[LogLine]:
         if "chance" in entry:
             flush()
             kind = entry["chance"]
-            follow.apply_chance()       # the lines below read the game just after the step
+            apply_entry(follow, entry)      # the lines below read the game just after the step
             if kind == "criteria":
                 names = ", ".join(f"{c} {CRITERIA[c].name}" for c in entry["criteria"])
                 out.append(LogLine("setup", f"Criteria in play: {names}."))
@@ -209,8 +210,7 @@ def log_lines(state: KingdomState, me: int = 0) -> list[LogLine]:
                 out.append(LogLine("end", "Game over" + (f": {state.end_reason}." if state.end_reason else ".")))
             continue
         p = entry["player"]
-        action = parse_action(entry["action"])
-        follow.apply_fast(p, action)
+        action = apply_entry(follow, entry, parse_action(entry["action"]), follow.apply_fast).action
         frag = doing.setdefault(p, [])
         if isinstance(action, Announce):
             frag.append(f"announced {terrain_name(action.terrain, plural=True)}, took the {action.die}")
