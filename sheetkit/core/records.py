@@ -7,6 +7,7 @@ ever executed (no pickle, no eval).
 from __future__ import annotations
 
 import json
+from abc import abstractmethod
 from collections.abc import Mapping
 from pathlib import Path
 from typing import Any, ClassVar
@@ -54,6 +55,36 @@ class RecordedGame(GameState):
     players: list[str]
     seed: int | None
     log: list[dict[str, Any]]
+
+    def __init_subclass__(cls, code_prefix: str = "", presets: Mapping[str, Any] | None = None, **kw: Any) -> None:
+        # A game names its code letters and presets in its class line: class KingdomState(RecordedGame, code_prefix=…)
+        super().__init_subclass__(**kw)
+        if code_prefix:
+            cls.code_prefix = code_prefix
+        if presets is not None:
+            cls.presets = presets
+
+    @property
+    def num_players(self) -> int:
+        return len(self.players)
+
+    def scores(self) -> list[int]:
+        return [self.total(p) for p in range(self.num_players)]
+
+    @abstractmethod
+    def total(self, player: int) -> int:
+        """``player``'s score as it stands."""
+
+    def _drop_last_entry(self, player: int) -> None:
+        """Take ``player``'s last move out of the log (undo), searching back to the last table step."""
+        # Search rather than trust a position saved at apply time: another player's undo may have shifted the log
+        # since (found by tests/test_fuzz.py).
+        for k in range(len(self.log) - 1, -1, -1):
+            if "chance" in self.log[k]:
+                break
+            if self.log[k].get("player") == player:
+                del self.log[k]
+                break
 
     def game_code(self) -> str | None:
         """The short code for this deal (``KH-XXXX-XXXX``, say), when it came from a seed and a preset variant."""

@@ -71,7 +71,7 @@ class AvenueParams(RuleParams):
         yellow_total = sum(y for y, _ in deck)
         if yellow_total + sum(g for _, g in deck) == 0:
             raise RecordError("the road deck has no cards", f"{path}.deck")
-        p = cls(
+        return cls(
             rounds=expect_int(d.get("rounds", 5), f"{path}.rounds", 1, nfarms),
             penalty=expect_int(d.get("penalty", 5), f"{path}.penalty", 0, 100),
             yellows_per_round=expect_int(d.get("yellows_per_round", 4), f"{path}.yellows_per_round", 1,
@@ -81,7 +81,6 @@ class AvenueParams(RuleParams):
             layout_name=layout_name,
             inline_layout=inline,
         )
-        return p
 
 
 PRESETS: dict[str, AvenueParams] = {

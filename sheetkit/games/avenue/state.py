@@ -59,12 +59,10 @@ def parse_deal(data: Any, params: AvenueParams, path: str = "deal") -> Deal:
     return Deal(tuple(farms), tuple(roads))
 
 
-class AvenueState(RecordedGame):
+class AvenueState(RecordedGame, code_prefix="AV", presets=PRESETS):
     """An Avenue game in progress. All players act on the same card at the same time."""
 
     game_name: ClassVar[str] = "avenue"
-    code_prefix: ClassVar[str] = "AV"
-    presets: ClassVar[dict[str, Any]] = PRESETS
 
     def __init__(self, params: AvenueParams | None = None, players: list[str] | int = 1,
                  seed: int | None = None, deal: Deal | None = None) -> None:
@@ -103,10 +101,6 @@ class AvenueState(RecordedGame):
         self.log: list[dict[str, Any]] = []
 
     # ----- protocol basics -------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return len(self.players)
-
     @property
     def round(self) -> int:
         """Current round, 1-based (0 before the first farm is flipped)."""
@@ -271,14 +265,7 @@ class AvenueState(RecordedGame):
         self.peeked[player], self.seen_farm[player] = peeked, seen
         self.acted[player] = None
         self._undo[player] = None
-        # The player's entry for the face-up card sits after the last table step. Search for it rather
-        # than trusting a saved position: another player's undo may have shifted the log since.
-        for k in range(len(self.log) - 1, -1, -1):
-            if "chance" in self.log[k]:
-                break
-            if self.log[k].get("player") == player:
-                del self.log[k]
-                break
+        self._drop_last_entry(player)  # the player's entry for the face-up card
         self.phase = ACT
         # While players act on a road card the next table step is always another road; the last
         # mover's apply had already decided it, so put it back for an exact, fingerprint-equal undo.
@@ -295,9 +282,6 @@ class AvenueState(RecordedGame):
         boxes = self.boxes[player]
         zeros = sum(1 for b in boxes if b == 0)
         return sum(boxes) + sum(self.castle_scores(player).values()) - self.params.penalty * zeros
-
-    def scores(self) -> list[int]:
-        return [self.total(p) for p in range(self.num_players)]
 
     def score_bounds(self) -> tuple[int, int]:
         pur, grn = self.params.layout.total_grapes()

@@ -42,9 +42,6 @@ class Scoring:
         return (largest * prm.largest_mult + second * prm.second_mult + workers
                 + self.owned_counters(player) // prm.counters_per_point)
 
-    def scores(self) -> list[int]:
-        return [self.total(p) for p in range(self.num_players)]
-
     def placings(self) -> list[int]:
         """1-based placing per player: by score, then by counters owned; still equal, they share it."""
         keys = [(self.total(p), self.owned_counters(p)) for p in range(self.num_players)]

@@ -36,7 +36,7 @@ Public state the UI reads (all read-only; change it only through moves and table
 from __future__ import annotations
 
 import json
-from typing import Any, ClassVar
+from typing import TYPE_CHECKING, Any, ClassVar
 
 from sheetkit.core.chance import make_rng
 from sheetkit.core.errors import IllegalAction
@@ -47,20 +47,14 @@ from sheetkit.games.key_harvest.decisions import DECLINE, SALE_PRICE, Decisions,
 from sheetkit.games.key_harvest.effects import Effects
 from sheetkit.games.key_harvest.events import EVENTS, events_for
 from sheetkit.games.key_harvest.legality import ACTION_KIND, Legality
-from sheetkit.games.key_harvest.moves import (
-    Bid,
-    Buy,
-    Choose,
-    EndTurn,
-    Harvest,
-    KeyHarvestAction,
-    PlaceWorker,
-    RemoveWorker,
-)
+from sheetkit.games.key_harvest.moves import Bid, Buy, Choose, EndTurn, Harvest, PlaceWorker, RemoveWorker
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
 from sheetkit.games.key_harvest.phases import ACT, END, OVER, REFILL, SETUP
 from sheetkit.games.key_harvest.scoring import Scoring
 from sheetkit.games.key_harvest.workers import FARMHAND_IDS, TOWNSFOLK_IDS
+
+if TYPE_CHECKING:
+    from sheetkit.games.key_harvest.moves import KeyHarvestAction
 
 # Other modules import these from here (state.py was once the whole of the rules).
 __all__ = ["ACT", "DECLINE", "END", "GAME", "OVER", "REFILL", "SALE_PRICE", "SETUP", "KeyHarvestState", "Pending"]
@@ -68,12 +62,10 @@ __all__ = ["ACT", "DECLINE", "END", "GAME", "OVER", "REFILL", "SALE_PRICE", "SET
 GAME = "key-harvest"
 
 
-class KeyHarvestState(Legality, Decisions, Effects, Scoring, RecordedGame):
+class KeyHarvestState(Legality, Decisions, Effects, Scoring, RecordedGame, code_prefix="KH", presets=PRESETS):
     """A Key Harvest game in progress, 2–4 players."""
 
     game_name: ClassVar[str] = GAME
-    code_prefix: ClassVar[str] = "KH"
-    presets: ClassVar[dict[str, Any]] = PRESETS
 
     def __init__(self, params: KeyHarvestParams | None = None, players: list[str] | int = 3,
                  seed: int | None = None, deal: Any = None) -> None:
@@ -150,10 +142,6 @@ class KeyHarvestState(Legality, Decisions, Effects, Scoring, RecordedGame):
         return {"pairs": pairs, "counters": drawn, "registry": registry, "bag": rest, "start": start}
 
     # ----- protocol basics ---------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return len(self.players)
-
     @property
     def boards(self) -> list[dict[str, str]]:
         """Each board: code → "up" (unharvested) or "harvested", in board order."""

@@ -27,12 +27,10 @@ from sheetkit.games.kingdom_maps.terrains import terrain_name
 GAME = "kingdom-maps"
 
 
-class KingdomState(RecordedGame):
+class KingdomState(RecordedGame, code_prefix="KM", presets=PRESETS):
     """A Kingdom Maps game in progress, solo or 2–4 players."""
 
     game_name: ClassVar[str] = GAME
-    code_prefix: ClassVar[str] = "KM"
-    presets: ClassVar[dict[str, Any]] = PRESETS
 
     def __init__(self, params: KingdomParams | None = None, players: list[str] | int = 1,
                  seed: int | None = None, deal: Deal | None = None) -> None:
@@ -65,10 +63,6 @@ class KingdomState(RecordedGame):
         self.log: list[dict[str, Any]] = []
 
     # ----- protocol basics -------------------------------------------------------------
-    @property
-    def num_players(self) -> int:
-        return len(self.players)
-
     @property
     def solo(self) -> bool:
         """True for a one-player game (two drawings per turn)."""
@@ -300,14 +294,7 @@ class KingdomState(RecordedGame):
                                 else "the others have already acted on your announcement", "no-undo")
         sheet, was_announce, _ = self._undo[player].pop()
         self.sheets[player] = sheet
-        # The player's last entry since the last table step. Search for it rather than trusting the position
-        # saved at apply time: another player's undo may have shifted the log since (found by tests/test_fuzz.py).
-        for k in range(len(self.log) - 1, -1, -1):
-            if "chance" in self.log[k]:
-                break
-            if self.log[k].get("player") == player:
-                del self.log[k]
-                break
+        self._drop_last_entry(player)
         if was_announce:
             self.terrain = self.taken = None
             self.phase = ANNOUNCE
@@ -326,9 +313,6 @@ class KingdomState(RecordedGame):
         """The criteria on the map as it stands + the banked ? scores."""
         s = self.sheets[player]
         return sum(self.criterion_scores(player).values()) + sum(pts for _, pts in s.banked)
-
-    def scores(self) -> list[int]:
-        return [self.total(p) for p in range(self.num_players)]
 
     def score_bounds(self) -> tuple[int, int]:
         board = self.board
