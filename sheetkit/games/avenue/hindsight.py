@@ -4,9 +4,10 @@ Told both decks' order, the rest of a game is a puzzle with no luck left: which 
 here simply skips a card) for each road card. Small puzzles are solved completely (every line is tried,
 so the score is the true optimum). Full games are searched with beams: at each card every kept line
 tries its ten most promising cells (by the greedy value) and a peek, each result is finished by a
-greedy player who knows the farm order, and the eight lines whose finished games score best go on to
-the next card. Four beams run, each with its own finishing player, and the best line of all counts.
-Every finished line is a real game, so the best one found is an honest "at least" score, and its moves replay to it.
+greedy player who knows the farm order, and the eight lines whose finished games score best (at most
+two grown from the same line) go on to the next card. Four beams run, each with its own finishing
+player, and the best line of all counts. Every finished line is a real game, so the best one found is
+an honest "at least" score, and its moves replay to it.
 """
 
 from __future__ import annotations
