@@ -34,6 +34,7 @@ from __future__ import annotations
 import argparse
 import asyncio
 import json
+import os
 import random
 import re
 import statistics
@@ -58,23 +59,26 @@ from voila_harness import (  # noqa: E402
 NOTEBOOK = "notebooks/avenue.ipynb"
 # The Avenue sheet's grid (tests/browser/avenue_driver.py: the DOM contract in docs/architecture.md).
 X0, Y0, CELL, ROWS, COLS, INSET = 28.0, 48.0, 54.0, 7, 6, 6
-INK, INK_TOL, LEGAL_RED_DROP = [0x1B, 0x23, 0x40], 60, 10
+LEGAL_RED_DROP = 10
 OFFLINE = "net::ERR_NAME_NOT_RESOLVED"     # the page asks the internet for fonts; this machine is offline
 
 # Playable: the status line asks for a road and the sheet shows tinted (legal) cells.
+# (One pixel per cell, in from its corner where only the tint shows: reading the whole sheet 30 pages at a time
+# kept the browser busier than the pages themselves.)
 JS_LEGAL = JS_HELPERS + r""";(() => {
   const st = document.querySelector('.sk-status');
   if (!st || !/Draw road \d/.test(st.innerText)) return null;
   const i = window.__sk.info();
   if (!i || !i.width || !i.cssWidth) return null;
-  const s = i.width / i.layoutWidth, g = GRID;
-  const paper = window.__sk.region(Math.round(4 * s), Math.round(4 * s), 1, 1)[0];
-  const cells = window.__sk.cells(g.x0 * s, g.y0 * s, g.cell * s, g.rows, g.cols, Math.round(g.inset * s),
-                                  g.ink, g.tol);
-  const legal = cells.filter((c) => c.corner[0] <= paper - g.drop).map((c) => [c.row, c.col]);
+  const s = i.width / i.layoutWidth, g = GRID, at = (x, y) => window.__sk.composite(Math.round(x), Math.round(y), 1, 1);
+  const paper = at(4 * s, 4 * s)[0], legal = [];
+  for (let r = 0; r < g.rows; r++) for (let c = 0; c < g.cols; c++) {
+    const px = at((g.x0 + c * g.cell + g.inset) * s, (g.y0 + r * g.cell + g.inset) * s);
+    if (px[0] <= paper - g.drop) legal.push([r, c]);
+  }
   return legal.length ? {legal, scale: s} : null;
 })()""".replace("GRID", json.dumps({"x0": X0, "y0": Y0, "cell": CELL, "rows": ROWS, "cols": COLS, "inset": INSET,
-                                    "ink": INK, "tol": INK_TOL, "drop": LEGAL_RED_DROP}))
+                                    "drop": LEGAL_RED_DROP}))
 JS_STATUS = "() => { const s = document.querySelector('.sk-status'); return s ? s.innerText : ''; }"
 JS_TEXT = "() => document.body ? document.body.innerText : ''"
 
@@ -104,6 +108,20 @@ def rss_mb(pid: int) -> float | None:
     except OSError:
         return None
     return None
+
+
+def cpu_s(pid: int) -> float:
+    """CPU seconds (user + system) a process has used so far (0 once it is gone)."""
+    try:
+        fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+        return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+    except (OSError, IndexError, ValueError):
+        return 0.0
+
+
+def server_cpu(server: VoilaServer) -> float:
+    """CPU seconds used so far by the server: Voila's process and its running kernels."""
+    return (cpu_s(server.proc.pid) if server.proc else 0.0) + sum(cpu_s(p) for p in kernel_pids(server))
 
 
 def kernel_pids(server: VoilaServer) -> list[int]:
@@ -157,7 +175,14 @@ class Student:
                 raise RuntimeError("traceback")
 
     async def wait_legal(self, timeout: float) -> dict[str, Any]:
-        handle = await self.page.wait_for_function(JS_LEGAL, polling=250, timeout=timeout * 1000)
+        # the status line first (a cheap check), then the sheet's pixels (a whole sheet read: not 4 times a second
+        # on 30 pages, which would load the machine more than the pages themselves)
+        deadline = time.monotonic() + timeout
+        await self.page.wait_for_function(
+            "() => /Draw road \\d/.test((document.querySelector('.sk-status') || {}).innerText || '')",
+            polling=400, timeout=timeout * 1000)
+        handle = await self.page.wait_for_function(JS_LEGAL, polling=400,
+                                                   timeout=max(1.0, deadline - time.monotonic()) * 1000)
         return dict(await handle.json_value())
 
     async def open(self, t0: float, timeout: float) -> None:
@@ -235,6 +260,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             browser = await pw.chromium.launch(executable_path=chromium_or_fail(), headless=True, args=CHROMIUM_ARGS)
             url = server.url(NOTEBOOK, f"code={args.code}&bots={args.bots}")
             students = []
+            # one browser window (context) per student: tabs of one window would stay in the background, where the
+            # browser does not draw (the canvases never show)
             for k in range(args.pages):
                 ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
                 page = await ctx.new_page()
@@ -243,6 +270,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             print(f"» {args.pages} pages open {url} at once (load {out['load_before']})", flush=True)
             t0 = time.monotonic()
             await asyncio.gather(*(s.open(t0, args.ready_timeout) for s in students))
+            out["server_cpu_open_s"] = server_cpu(server)
             ready = [s.ready_s for s in students if s.ready_s is not None]
             out["playable"] = len(ready)
             out["ready_s"] = {"p50": pct(ready, 0.5), "p95": pct(ready, 0.95), "max": max(ready, default=float("nan"))}
@@ -261,6 +289,7 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             t_play = time.monotonic()
             await asyncio.gather(*(s.play() for s in students))
             out["play_s"] = time.monotonic() - t_play
+            out["server_cpu_play_s"] = server_cpu(server) - out["server_cpu_open_s"]
             sampler.cancel()
             clicks = [ms for s in students for ms in s.clicks_ms]
             out["clicks"] = len(clicks)
@@ -310,6 +339,11 @@ def report(out: dict[str, Any]) -> None:
     print(f"  kernel memory       {out['kernels_while_playing']} kernels: {m['mean']:.0f} MB each "
           f"(max {m['max']:.0f}), "
           f"{m['total']:.0f} MB in all (resident set)")
+    per_page = out["server_cpu_open_s"] / out["pages"]
+    print(f"  server CPU          {out['server_cpu_open_s']:.0f} s to open the {out['pages']} pages "
+          f"({per_page:.1f} s a page: Voila and the kernels, process time; on 2 free cores {out['pages']} pages need "
+          f"≥ {out['server_cpu_open_s'] / 2:.0f} s), {out['server_cpu_play_s']:.0f} s while they played "
+          f"({1000 * out['server_cpu_play_s'] / max(1, out['clicks']):.0f} ms a move, the bots' and Next card's too)")
     print(f"  errors              {len(out['errors'])}   (goal: none)")
     for e in out["errors"][:20]:
         print(f"      {e}")

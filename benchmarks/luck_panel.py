@@ -19,8 +19,9 @@ import time
 from pathlib import Path
 
 from sheetkit.analysis.luck import BASELINES, BUDGETS, LuckBudget, analyse, table_bots
-from sheetkit.analysis.results import bot_names, play_as_table
+from sheetkit.analysis.results import play_as_table
 from sheetkit.analysis.simulate import game_seed
+from sheetkit.core.play import bot_names
 from sheetkit.core.registry import get_game
 
 GOALS = {"avenue": 10.0, "kingdom-maps": 10.0, "key-harvest": 30.0}

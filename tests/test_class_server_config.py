@@ -20,6 +20,7 @@ def test_idle_kernels_are_culled_after_20_minutes_checked_every_minute_open_page
     for name in ("voila.py", "jupyter_server_config.py"):      # Voila alone (./dev play), JupyterLab (Binder)
         km = load(name).MappingKernelManager
         assert (km.cull_idle_timeout, km.cull_interval, km.cull_connected) == (1200, 60, True), name
+        assert load(name).KernelManager.transport == "ipc", name    # no TCP port races between new kernels
     # a student thinking for 10 minutes keeps the game
     assert load("voila.py").MappingKernelManager.cull_idle_timeout > 10 * 60
 

@@ -220,3 +220,16 @@ def test_hindsight_replays_and_is_at_least_the_expert(seed: int) -> None:
     expert = play_out(KingdomState(players=1, seed=seed), [ExpertBot(seed=seed, budget=FAST)], fast=True)
     greedy = play_out(KingdomState(players=1, seed=seed), [GreedyBot()], fast=True)
     assert got.score >= expert.scores()[0] and got.score >= greedy.scores()[0]
+
+
+def test_hindsight_against_opponents_replays_against_the_same_opponents() -> None:
+    """With 2 players the opponent plays as it would (here a seeded random bot); the moves replay to the score."""
+    got = hindsight(KingdomState(players=2, seed=4), 0, opponents=[None, RandomBot(5)], budget=0.3)
+    state, opponent, moves = KingdomState(players=2, seed=4), RandomBot(5), iter(got.actions)
+    while not state.is_terminal():
+        if state.is_chance_node():
+            state.apply_chance()
+            continue
+        for p in state.current_players():
+            state.apply(p, next(moves) if p == 0 else opponent.act(state, p))
+    assert state.scores()[0] == got.score and next(moves, None) is None

@@ -4,9 +4,10 @@ from __future__ import annotations
 
 import pytest
 
-from sheetkit.analysis.results import bot_names, bot_seed, result_code
+from sheetkit.analysis.results import result_code
 from sheetkit.analysis.resume import read_resume_code, resume_code
 from sheetkit.core.errors import RecordError
+from sheetkit.core.play import bot_names, bot_seed
 from sheetkit.core.registry import get_game
 
 CASES = [("avenue", 26, ("greedy",)), ("key-harvest", 1, ("greedy", "random")), ("kingdom-maps", 5, ("greedy",))]

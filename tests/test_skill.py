@@ -73,15 +73,20 @@ def test_bootstrap_interval_covers_the_true_share_about_95_times_in_100() -> Non
 
 
 def test_the_same_seed_gives_the_same_table_in_this_process_and_in_a_pool() -> None:
-    a = skill_share("kingdom-maps", n=4, seed=3, progress=False)
-    b = skill_share("kingdom-maps", n=4, seed=3, workers=2, chunk_size=1, progress=False)
+    quick = {"expert": "greedy", "hindsight": False, "progress": False}
+    a = skill_share("kingdom-maps", n=4, seed=3, **quick)
+    b = skill_share("kingdom-maps", n=4, seed=3, workers=2, chunk_size=1, **quick)
     assert np.array_equal(a.scores, b.scores) and a.share == b.share
-    assert not np.array_equal(a.scores, skill_share("kingdom-maps", n=4, seed=4, progress=False).scores)
+    assert not np.array_equal(a.scores, skill_share("kingdom-maps", n=4, seed=4, **quick).scores)
 
 
-def test_hindsight_is_never_below_the_expert_on_a_deal() -> None:
-    s = skill_share("kingdom-maps", n=3, seed=1, progress=False)
+@pytest.mark.parametrize("game", ["avenue", "kingdom-maps"])
+def test_the_real_expert_and_hindsight_play_their_roles(game: str) -> None:
+    s = skill_share(game, n=2, seed=1, budget=0.1, expert_budget=0.1, progress=False)
+    assert not s.lineup.standin, "the game's own expert bot and hindsight search"
+    assert s.lineup.label("hindsight") == "hindsight search (told the whole deal)"
     assert (s.values("hindsight") >= s.values("expert")).all()
+    assert (s.values("expert") > s.values("beginner")).all()
 
 
 def test_stand_ins_are_named_as_such() -> None:
@@ -94,7 +99,7 @@ def test_key_harvest_rotates_the_measured_seat_against_the_same_opponents() -> N
     from sheetkit.analysis.montecarlo import play_one
     from sheetkit.games.key_harvest.params import PRESETS
 
-    who = lineup("key-harvest", standin_runs=2)
+    who = lineup("key-harvest", expert="greedy", hindsight=False, standin_runs=2)
     # Deal 1 of a 2-player batch measures seat 1: its expert game is that bot in seat 1 beside a greedy bot.
     _, e, h, _ = deal_scores("key-harvest", PRESETS["standard"], 2, who, 0, 1)
     scores, _ = play_one("key-harvest", PRESETS["standard"], ["greedy", who.expert], 0, 1)
@@ -103,7 +108,8 @@ def test_key_harvest_rotates_the_measured_seat_against_the_same_opponents() -> N
 
 
 def test_comparison_is_the_difference_of_the_two_shares() -> None:
-    c = compare_skill("kingdom-maps", "standard", "standard", n=4, progress=False, standin_runs=2)
+    c = compare_skill("kingdom-maps", "standard", "standard", n=4, progress=False, standin_runs=2, expert="greedy",
+                      hindsight=False)
     assert isinstance(c, SkillComparison)
     assert np.array_equal(c.old.scores, c.new.scores)
     d = c.difference()
@@ -185,7 +191,8 @@ def test_tiny_deck_expert_lies_between_any_fair_bot_and_hindsight(tiny: object) 
 
 
 def test_simulated_random_bot_agrees_with_the_exact_beginner(tiny: object) -> None:
-    s = skill_share("avenue", tiny_params(), n=600, seed=2, expert="greedy", standin_runs=1, progress=False)
+    s = skill_share("avenue", tiny_params(), n=600, seed=2, expert="greedy", standin_runs=1, hindsight=False,
+                    progress=False)
     iv = s.bootstrap().learning
     assert iv.low <= float(s.mean("expert") - tiny.beginner) <= iv.high  # type: ignore[attr-defined]
     from sheetkit.analysis.montecarlo import mean_ci

@@ -194,3 +194,21 @@ def test_the_result_code_is_worked_out_off_the_click_path_with_a_slow_bot(monkey
     got = read_result_code(code, ClassDeal(t.state.game_code(), ("slow",)))
     assert got.score == t.state.scores()[0]
     assert "sheetkit-avenue-code" in slow.threads
+
+
+def test_key_harvest_step_by_step_a_slow_bots_move_is_one_step(monkeypatch):
+    """With Auto off, the slow bot waits for Next step, then thinks off the click path and makes one move only."""
+    slow = slow_bots.register(key_harvest.BOTS, key_harvest.GreedyBot, monkeypatch, delay=0.0)
+    t = KeyHarvestTable(bots=("slow",), seed=2, auto=False)
+    for _ in range(3):
+        if 1 in t.state.current_players():
+            break
+        t.end_turn_button.click()
+    assert 1 in t.state.current_players()
+    assert t.bot_thinking is None and not slow.threads          # waiting for Next step, not thinking
+    moves = sum("player" in e for e in t.state.log)
+    t.next_button.click()
+    assert t.bot_thinking == "Slow bot"
+    t.wait_for_bots()
+    assert sum("player" in e for e in t.state.log) == moves + 1
+    assert t.bot_thinking is None and len(slow.threads) == 1

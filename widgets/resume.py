@@ -49,6 +49,7 @@ class ResumeKeeper:
         self._query = ""
         self._key: Any = None
         self._scheduled = False
+        self._linked = False      # made from the page's link (from_query): the link follows the game
         table.on_change(lambda _event: self.update())
         # a render without an event (an undo, a step of the bots) still changes the status line
         table.status.observe(lambda _change: self.update(), names="value")
@@ -56,7 +57,7 @@ class ResumeKeeper:
 
     def start(self, query: str, code: str | None) -> None:
         """The dashboard's link: remember its other parts; with a resume ``code``, bring that game back."""
-        self._query = query
+        self._query, self._linked = query, True
         if code:
             self.restore(code)
         self._key = None
@@ -123,5 +124,5 @@ class ResumeKeeper:
         else:
             self.line.value = ""
         deal = st.game_code() if hasattr(st, "game_code") else None
-        if code or deal:
+        if self._linked and (code or deal):
             self.table.page.query = link_query(self._query, deal, list(self.table.bot_kinds), code)

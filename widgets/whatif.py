@@ -312,6 +312,7 @@ class WhatIf(W.VBox):
         self.skill_out = W.HTML()
         self.skill_out.add_class("sk-skill-results")
         self.skill_run: SkillRun | None = None
+        self.skill_budget = 1.0   # the expert's and the hindsight search's budget (scripts and tests lower it)
         self.skill_summary: dict[str, Any] | None = None
         self._asking = False      # the run about to start is the game's first question
         self._answering = False   # the run in play (or last finished) is the first question's
@@ -628,7 +629,8 @@ class WhatIf(W.VBox):
         self.skill_button.description = "Stop skill share"
         self.skill_run = SkillRun(spec.name, old, self.new_params, deals, seed=int(self.seed_box.value),
                                   players=int(self.players_box.value), workers=int(self.workers_box.value),
-                                  dask=cluster, on_update=self._skill_update, on_done=self._skill_done)
+                                  dask=cluster, budget=self.skill_budget, on_update=self._skill_update,
+                                  on_done=self._skill_done)
         self.skill_run.start()
 
     def wait_skill(self, timeout: float | None = 120) -> bool:

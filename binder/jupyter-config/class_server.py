@@ -23,3 +23,8 @@ c = get_config()  # noqa: F821 (traitlets gives config files get_config)
 c.MappingKernelManager.cull_idle_timeout = _seconds("SHEETKIT_CULL_IDLE", 20 * 60)
 c.MappingKernelManager.cull_interval = max(1, _seconds("SHEETKIT_CULL_INTERVAL", 60))
 c.MappingKernelManager.cull_connected = True
+# Kernels talk to the server over Unix sockets, not TCP ports: with 30 pages opening at once a port picked as free
+# for one kernel was taken by another before it bound ("Address already in use"), and that page waited 60 s for
+# nothing (benchmarks/class_load.py). Unix sockets are also private to the machine. Windows has none: TCP there.
+if os.name == "posix":
+    c.KernelManager.transport = "ipc"

@@ -16,10 +16,11 @@ from pathlib import Path
 from typing import Any
 
 from sheetkit.analysis.class_review import bot_games
-from sheetkit.analysis.results import ClassDeal, Gathered, Result, bot_names, gather
+from sheetkit.analysis.results import ClassDeal, Gathered, Result, gather
 from sheetkit.analysis.skill import ROLES, SkillShare, relative_skill
+from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import parse_code
-from sheetkit.core.play import bot_seed, play_out
+from sheetkit.core.play import advance, bot_names, run, seat_bots
 from sheetkit.core.registry import get_game
 
 __all__ = ["SAVED", "ClassLine", "Step", "class_line", "codes_from_csv", "formula_steps", "load_saved",
@@ -172,7 +173,8 @@ def _hindsight_on(deal: ClassDeal, expert_scores: list[int], runs: Sequence[int]
         return max([*expert_scores, *runs]), False, "best of the bots' games on this deal (stand-in for hindsight)"
     params = spec.presets[gc.preset]()
     state = spec.new_state(params, ["You", *bot_names(deal.bots)], seed=gc.seed)
-    opponents = [None, *(spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(deal.bots, start=1))]
+    table = seat_bots(spec.bots, deal.bots, gc.seed)
+    opponents = [None, *(table[p] for p in range(1, len(deal.bots) + 1))]
     found = spec.hindsight(state, 0, opponents, budget)
     best = max(int(found.score), *expert_scores)
     return best, bool(found.exact) and int(found.score) >= best, "hindsight search (told the whole deal)"
@@ -219,11 +221,11 @@ def class_line(text: str = "", csv_text: str = "", files: Sequence[tuple[str, by
 
 
 def _expert_games(deal: ClassDeal, kind: str, options: dict[str, Any]) -> list[int]:
-    """The expert in seat 0 of the class's deal, once (it is seeded like a bot at a class table)."""
+    """The expert in seat 0 of the class's deal, once, moving first as a student at a class table does."""
     spec = deal.spec
     gc = parse_code(deal.deal)
     state = spec.new_state(spec.presets[gc.preset](), ["You", *bot_names(deal.bots)], seed=gc.seed)
-    me = spec.bots[kind](seed=bot_seed(gc.seed, 0), **options)
-    bots = [me, *(spec.bots[k](seed=bot_seed(gc.seed, p)) for p, k in enumerate(deal.bots, start=1))]
-    play_out(state, bots, fast=True)
+    me = spec.bots[kind](seed=derive_seed(gc.seed, "class-expert"), **options)
+    run(advance(state, seat_bots(spec.bots, deal.bots, gc.seed), people={0},
+                person_move=lambda now, _: me.act(now, 0)))
     return [int(state.scores()[0])]

@@ -37,10 +37,10 @@ class Step(NamedTuple):
         return self.player is None
 
 
-def _bot_at(bots: Bots, seat: int) -> Bot | None:
-    if isinstance(bots, Mapping):
-        return bots.get(seat)
-    return bots[seat] if seat < len(bots) else None
+def _seats(bots: Bots) -> dict[int, Bot]:
+    """Seat → bot, for a mapping or a sequence (None: no bot in that seat)."""
+    pairs = bots.items() if isinstance(bots, Mapping) else enumerate(bots)
+    return {p: b for p, b in pairs if b is not None}
 
 
 def advance(state: GameState, bots: Bots, people: Collection[int] = (), *, fast: bool = False,
@@ -58,28 +58,34 @@ def advance(state: GameState, bots: Bots, people: Collection[int] = (), *, fast:
     The loop also stops, without error, when nobody is to move in a game that is not over.
     """
     apply = state.apply_fast if fast else state.apply
+    seated = _seats(bots)
     made = 0
     while not state.is_terminal():
         if state.is_chance_node():
             if not flip:
                 return
-            yield Step(None, entry=state.apply_chance())
+            yield Step(None, None, state.apply_chance())
             continue
         current = state.current_players()
         if not current:
             return
-        waiting = next((p for p in current if p in people), None)
-        if waiting is not None:
-            action = person_move(state, waiting) if person_move is not None else None
-            if action is None:
-                return
-            apply(waiting, action)
-            yield Step(waiting, action)
-            continue
+        if people:                              # (a plain loop: this runs at every step of every simulation)
+            waiting = None
+            for p in current:
+                if p in people:
+                    waiting = p
+                    break
+            if waiting is not None:
+                action = person_move(state, waiting) if person_move is not None else None
+                if action is None:
+                    return
+                apply(waiting, action)
+                yield Step(waiting, action)
+                continue
         for p in current:       # the players to move now, in seat order, each seeing the moves before
             if moves is not None and made >= moves:
                 return
-            bot = _bot_at(bots, p)
+            bot = seated.get(p)
             action = bot.act(state, p) if bot is not None else state.legal_actions(p)[0]
             apply(p, action)
             made += 1

@@ -7,12 +7,14 @@ ever executed (no pickle, no eval).
 from __future__ import annotations
 
 import json
+from collections.abc import Mapping
 from pathlib import Path
-from typing import Any
+from typing import Any, ClassVar
 
 from sheetkit.core.chance import MAX_SEED
-from sheetkit.core.codes import parse_code
+from sheetkit.core.codes import make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError
+from sheetkit.core.params import preset_of
 from sheetkit.core.protocol import GameState
 from sheetkit.core.registry import GameSpec, get_game
 from sheetkit.core.schema import expect_dict, expect_int, expect_list, expect_str
@@ -41,6 +43,29 @@ def make_record(
         doc["code"] = code
     doc["log"] = list(log)
     return doc
+
+
+class RecordedGame(GameState):
+    """A game that is its params, players, seed (or fixed ``deal``) and log: its record and game code follow."""
+
+    code_prefix: ClassVar[str]  # the game code's letters (``AV``, ``KM``, ``KH``)
+    presets: ClassVar[Mapping[str, Any]]  # the named variants a game code can carry
+    params: Any
+    players: list[str]
+    seed: int | None
+    log: list[dict[str, Any]]
+
+    def game_code(self) -> str | None:
+        """The short code for this deal (``KH-XXXX-XXXX``, say), when it came from a seed and a preset variant."""
+        preset = preset_of(self.params, self.presets)
+        if self.seed is None or preset is None:
+            return None
+        return make_code(self.code_prefix, self.seed, preset)
+
+    def to_record(self) -> dict[str, Any]:
+        deal = getattr(self, "deal", None)
+        return make_record(self.game_name, self.params.to_json(), self.players, self.log, seed=self.seed,
+                           deal=None if deal is None else deal.to_json(), code=self.game_code())
 
 
 def parse_json(text: str | bytes) -> Any:

@@ -54,6 +54,19 @@ class GameSpec:
     hindsight: Hindsight | None = None
 
 
+def game_spec(state: Any, params: Any, **rest: Any) -> GameSpec:
+    """A GameSpec wired the usual way from a game's state class (``game_name``, ``code_prefix``, ``presets``)
+    and its params class; ``rest`` gives the other fields."""
+    return GameSpec(name=state.game_name, code_prefix=state.code_prefix, new_state=state,
+                    parse_params=params.from_json, default_params=params,
+                    presets={k: (lambda v=v: v) for k, v in state.presets.items()}, breakdown=breakdowns, **rest)
+
+
+def breakdowns(state: Any) -> list[dict[str, Any]]:
+    """Every player's ``state.breakdown(player)``: the score in full, for ``replay`` output."""
+    return [state.breakdown(p) for p in range(state.num_players)]
+
+
 _GAMES: dict[str, GameSpec] = {}
 _BROKEN: dict[str, str] = {}  # entry-point name → why it could not be loaded
 _discovered = False

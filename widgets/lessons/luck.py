@@ -155,8 +155,8 @@ def tiny_exact(n: int = 400, seed: int = 0, expert: str | None = "greedy") -> Pa
     expert bot). The simulated hindsight is left out: on the tiny deck it is the exact one.
     """
     ex = _tiny()
-    sim = skill_share("avenue", tiny_params(), n=n, seed=seed, expert=expert, standin_runs=1, progress=False,
-                      workers=1)
+    sim = skill_share("avenue", tiny_params(), n=n, seed=seed, expert=expert, standin_runs=1, hindsight=False,
+                      progress=False, workers=1)
     rows = []
     for role, value in (("beginner", ex.beginner), ("expert", ex.expert), ("hindsight", ex.hindsight)):
         s = sim.values(role) if role != "hindsight" else None

@@ -22,7 +22,7 @@ from sheetkit.games.avenue.plan import PASS, PEEK, Line, to_action, to_move
 from sheetkit.games.avenue.state import AvenueState
 
 CANDIDATES = 8          # the greedy bot's best draws the expert considers (plus a peek)
-ROLLOUTS = 160          # rollouts per decision at budget 1.0, shared out by successive halving
+ROLLOUTS = 240          # rollouts per decision at budget 1.0, shared out by successive halving
 EVAL_ROLLOUTS = 24      # rollouts per action in evaluate() at budget 1.0
 
 

@@ -2,11 +2,12 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field, replace
+from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.params import RuleParams
 from sheetkit.core.schema import expect_bool, expect_dict, expect_int, expect_list, expect_str
 from sheetkit.games.avenue.cards import DEFAULT_DECK
 from sheetkit.games.avenue.layout import Layout, load_layout, shipped_layouts
@@ -18,7 +19,7 @@ def _shipped(name: str) -> Layout:
 
 
 @dataclass(frozen=True)
-class AvenueParams:
+class AvenueParams(RuleParams):
     """Rule variant of one Avenue game; the defaults are the published rules."""
 
     rounds: int = 5
@@ -33,16 +34,6 @@ class AvenueParams:
     def layout(self) -> Layout:
         """The sheet layout in play."""
         return self.inline_layout if self.inline_layout is not None else _shipped(self.layout_name)
-
-    def with_changes(self, **changes: Any) -> AvenueParams:
-        """A copy with some parameters changed (validated)."""
-        new = replace(self, **changes)
-        new.validate()
-        return new
-
-    def validate(self) -> None:
-        """Raise RecordError if the combination cannot be played."""
-        self.from_json(self.to_json(), "params")
 
     def to_json(self) -> dict[str, Any]:
         """JSON form stored in records."""
@@ -100,11 +91,3 @@ PRESETS: dict[str, AvenueParams] = {
     "gentle": AvenueParams(penalty=2),
     "quick": AvenueParams(yellows_per_round=3),
 }
-
-
-def preset_name(params: AvenueParams) -> str | None:
-    """The preset that equals ``params``, if any (game codes can only carry presets)."""
-    for name, p in PRESETS.items():
-        if p == params:
-            return name
-    return None

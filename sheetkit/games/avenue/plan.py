@@ -2,8 +2,8 @@
 
 ``Line`` holds one sheet and the cards still to come in a known order (the real deal for hindsight, a
 sampled one for the expert). It plays the same rules as ``AvenueState`` without checks, logs or undo,
-so a planner can copy it and play thousands of futures a second. ``greedy_cell`` is the greedy bot's
-choice written for it (same weights, same tie-breaks), the rollout policy.
+so a planner can copy it and play thousands of futures a second. ``Line.best_cell`` is the greedy
+bot's choice written for it (same weights, same arithmetic, same tie-breaks): the rollout policy.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ PEEK, PASS = -1, -2  # action codes beside cell indices 0..size-1
 class Line:
     """One player's game from here on, with the remaining cards in a fixed order."""
 
-    __slots__ = ("boxes", "card", "farm", "farms", "fpos", "geo", "params", "peeked", "roads", "round",
+    __slots__ = ("boxes", "card", "farm", "farms", "fpos", "front", "geo", "params", "peeked", "roads", "round",
                  "rpos", "scored", "seen", "sheet", "yellows")
 
     def __init__(self, params: AvenueParams, geo: Geometry, sheet: Sheet, roads: Sequence[RoadCard],
@@ -38,6 +38,9 @@ class Line:
         self.boxes = list(boxes)
         self.card, self.yellows = card, yellows      # the face-up road card (None: game over)
         self.peeked, self.seen = peeked, seen
+        # Empty cells a drawn road's end points into: the only cells whose value depends on the road drawn.
+        self.front = sorted({j for i in range(geo.size) if sheet.roads[i]
+                             for j, _ in geo.links[sheet.roads[i]][i] if not sheet.roads[j]})
 
     @classmethod
     def from_state(cls, state: AvenueState, player: int, roads: Sequence[RoadCard] | None = None,
@@ -59,6 +62,7 @@ class Line:
         new.roads, new.rpos, new.farms, new.fpos = self.roads, self.rpos, self.farms, self.fpos
         new.scored, new.farm, new.round = self.scored, self.farm, self.round
         new.boxes = list(self.boxes)
+        new.front = self.front[:]
         new.card, new.yellows, new.peeked, new.seen = self.card, self.yellows, self.peeked, self.seen
         return new
 
@@ -82,7 +86,14 @@ class Line:
     def play(self, move: int) -> None:
         """Act on the face-up card (a cell, PEEK or PASS), then move the table on to the next card."""
         if move >= 0:
-            self.sheet.place(move, self.card.number)  # type: ignore[union-attr]
+            road = self.card.number  # type: ignore[union-attr]
+            sheet, front = self.sheet, self.front
+            sheet.place(move, road)
+            if move in front:
+                front.remove(move)
+            for j, _ in self.geo.links[road][move]:
+                if not sheet.roads[j] and j not in front:
+                    front.append(j)
         elif move == PEEK:
             self.peeked, self.seen = True, self.farms[self.fpos]
         self._advance()
@@ -129,10 +140,29 @@ class Line:
 
     def greedy_move(self) -> int:
         """The greedy bot's move: its best cell, or a peek when no cell helps, or a pass."""
-        value, cell = greedy_cell(self.sheet, self.card.number, self.weights())  # type: ignore[union-attr]
+        value, cell = self.best_cell(self.weights())
         if value <= 0 and self.can_peek():
             return PEEK
         return cell if cell >= 0 else PASS
+
+    def best_cell(self, fw: tuple[float, ...]) -> tuple[float, int]:
+        """The greedy bot's best draw: (value + tie-break, cell), or (0.0, -1) on a full sheet."""
+        # A cell no road end points into is worth the same whatever the road, so only the front cells are
+        # valued afresh; the best of the rest comes from a list sorted once per weight table.
+        roads, front = self.sheet.roads, self.front
+        best_v, best_t, best_i = 0.0, 0.0, -1
+        for v, t, i in _static_order(self.geo, fw):
+            if not roads[i] and i not in front:
+                best_v, best_t, best_i = v, t, i
+                break
+        if front:
+            sheet, road = self.sheet, self.card.number  # type: ignore[union-attr]
+            ties = _ties(self.geo)
+            for i in front:
+                v, t = _cell_value(sheet, i, road, fw), ties[i]
+                if best_i < 0 or v > best_v or (v == best_v and (t > best_t or (t == best_t and i < best_i))):
+                    best_v, best_t, best_i = v, t, i
+        return best_v + best_t, best_i
 
     def finish_greedy(self) -> int:
         """Play the rest of the game with the greedy policy; the final total."""
@@ -147,52 +177,75 @@ def _cell_ties(geo: Geometry) -> list[float]:
 
 
 _TIES: dict[int, list[float]] = {}
+_STATIC: dict[tuple[int, tuple[float, ...]], list[tuple[float, float, int]]] = {}
 
 
-def greedy_cell(sheet: Sheet, road: int, fw: tuple[float, ...]) -> tuple[float, int]:
-    """(value + tie-break, cell) of the greedy bot's best draw of ``road``; (0.0, -1) if the sheet is full."""
-    geo = sheet.geo
+def _ties(geo: Geometry) -> list[float]:
     ties = _TIES.get(id(geo))
     if ties is None:
         ties = _TIES[id(geo)] = _cell_ties(geo)
-    roads, links = sheet.roads, geo.links[road]
-    g, pur, grn, fm, cm, parent = sheet.g, sheet.pur, sheet.grn, sheet.fmask, sheet.cmask, sheet.parent
-    farm_bit = geo.farm_bit
-    best_v, best_t, best_i = 0.0, 0.0, -1
-    for i in range(geo.size):
-        if roads[i]:
-            continue
-        mg, mp, mgr, mf, mc = g[i], pur[i], grn[i], fm[i], cm[i]
-        r1 = r2 = -1
-        for j, need in links[i]:
-            rj = roads[j]
-            if rj and ROAD_EDGES[rj] & need:
-                r = j
-                while parent[r] != r:
-                    r = parent[r]
-                if r == r1:
-                    continue
-                if r1 < 0:
-                    r1 = r
-                else:
-                    r2 = r
-                mg += g[r]
-                mp += pur[r]
-                mgr += grn[r]
-                mf |= fm[r]
-                mc |= cm[r]
-        fb = farm_bit[i]
-        # Same arithmetic, in the same order, as GreedyBot.ranked: equal floats give equal tie-breaks.
-        value = (mg * fw[mf] + W_ANCHOR * fw[fb] * (fb > 0)
-                 + W_CASTLE * ((mp if mc & 1 else 0) + (mgr if mc & 2 else 0)))
-        for r in (r1, r2):
-            if r >= 0:
-                c = cm[r]
-                value -= g[r] * fw[fm[r]] + W_CASTLE * ((pur[r] if c & 1 else 0) + (grn[r] if c & 2 else 0))
-        t = ties[i]
-        if best_i < 0 or value > best_v or (value == best_v and t > best_t):
-            best_v, best_t, best_i = value, t, i
-    return best_v + best_t, best_i
+    return ties
+
+
+def _static_order(geo: Geometry, fw: tuple[float, ...]) -> list[tuple[float, float, int]]:
+    """(value, tie, cell) of a road alone in each cell, best first in the greedy bot's order (cached)."""
+    key = (id(geo), fw)
+    out = _STATIC.get(key)
+    if out is None:
+        if len(_STATIC) > 4096:
+            _STATIC.clear()
+        ties = _ties(geo)
+        out = []
+        for i in range(geo.size):
+            fb, cb = geo.farm_bit[i], geo.castle_bit[i]
+            # Same arithmetic as GreedyBot.ranked for a road that joins nothing.
+            value = (geo.grapes[i] * fw[fb] + W_ANCHOR * fw[fb] * (fb > 0)
+                     + W_CASTLE * ((geo.purple[i] if cb & 1 else 0) + (geo.green[i] if cb & 2 else 0)))
+            out.append((value, ties[i], i))
+        out.sort(key=lambda x: (-x[0], -x[1], x[2]))
+        _STATIC[key] = out
+    return out
+
+
+def _cell_value(sheet: Sheet, i: int, road: int, fw: tuple[float, ...]) -> float:
+    """The greedy value of drawing ``road`` in empty cell ``i`` (the arithmetic of GreedyBot.ranked)."""
+    g, pur, grn, fm, cm = sheet.g, sheet.pur, sheet.grn, sheet.fmask, sheet.cmask
+    parent, roads = sheet.parent, sheet.roads
+    mg, mp, mgr, mf, mc = g[i], pur[i], grn[i], fm[i], cm[i]
+    r1 = r2 = -1
+    for j, need in sheet.geo.links[road][i]:
+        rj = roads[j]
+        if rj and ROAD_EDGES[rj] & need:
+            r = j
+            while parent[r] != r:
+                r = parent[r]
+            if r == r1:
+                continue
+            if r1 < 0:
+                r1 = r
+            else:
+                r2 = r
+            mg += g[r]
+            mp += pur[r]
+            mgr += grn[r]
+            mf |= fm[r]
+            mc |= cm[r]
+    fb = sheet.geo.farm_bit[i]
+    value = (mg * fw[mf] + W_ANCHOR * fw[fb] * (fb > 0)
+             + W_CASTLE * ((mp if mc & 1 else 0) + (mgr if mc & 2 else 0)))
+    for r in (r1, r2):
+        if r >= 0:
+            c = cm[r]
+            value -= g[r] * fw[fm[r]] + W_CASTLE * ((pur[r] if c & 1 else 0) + (grn[r] if c & 2 else 0))
+    return value
+
+
+def cell_values(sheet: Sheet, road: int, fw: tuple[float, ...]) -> list[tuple[float, int]]:
+    """(value + tie-break, cell) of every empty cell for ``road``, in the greedy bot's order (best first)."""
+    ties = _ties(sheet.geo)
+    out = [(_cell_value(sheet, i, road, fw), ties[i], i) for i in range(sheet.geo.size) if not sheet.roads[i]]
+    out.sort(key=lambda x: (-x[0], -x[1], x[2]))
+    return [(v + t, i) for v, t, i in out]
 
 
 def to_action(move: int, cols: int) -> AvenueAction:

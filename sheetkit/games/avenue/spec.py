@@ -2,23 +2,16 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sheetkit.core.chance import fresh_seed
 from sheetkit.core.codes import game_setup
 from sheetkit.core.records import MAX_NAME, MAX_PLAYERS
-from sheetkit.core.registry import GameSpec, register
+from sheetkit.core.registry import game_spec, register
 from sheetkit.games.avenue.bots import BOTS
 from sheetkit.games.avenue.hindsight import hindsight
 from sheetkit.games.avenue.moves import parse_action
 from sheetkit.games.avenue.params import PRESETS, AvenueParams
-from sheetkit.games.avenue.state import AvenueState, Deal, parse_deal
+from sheetkit.games.avenue.state import AvenueState, parse_deal
 from sheetkit.games.avenue.whatif import WHATIF
-
-
-def _new_state(params: AvenueParams, players: list[str] | int, seed: int | None = None,
-               deal: Deal | None = None) -> AvenueState:
-    return AvenueState(params, players, seed=seed, deal=deal)
 
 
 def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
@@ -39,25 +32,8 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
     return AvenueState(params, names, seed=fresh_seed() if seed is None else seed)
 
 
-def _breakdowns(state: Any) -> list[dict[str, Any]]:
-    return [state.breakdown(p) for p in range(state.num_players)]
-
-
-SPEC = register(GameSpec(
-    name="avenue",
-    title="Avenue",
-    code_prefix="AV",
+SPEC = register(game_spec(
+    AvenueState, AvenueParams, title="Avenue", min_players=1, max_players=MAX_PLAYERS, parse_action=parse_action,
     credits="Avenue by Eilif Svensson and Kristian Amundsen Østby, published by Aporta Games (2016).",
-    min_players=1,
-    max_players=MAX_PLAYERS,
-    new_state=_new_state,
-    parse_params=AvenueParams.from_json,
-    parse_action=parse_action,
-    parse_deal=parse_deal,
-    default_params=AvenueParams,
-    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
-    bots=BOTS,
-    breakdown=_breakdowns,
-    whatif=WHATIF,
-    hindsight=hindsight,
+    parse_deal=parse_deal, bots=BOTS, whatif=WHATIF, hindsight=hindsight,
 ))

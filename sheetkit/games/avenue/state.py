@@ -8,14 +8,12 @@ from dataclasses import dataclass
 from typing import Any, ClassVar
 
 from sheetkit.core.chance import Deck, make_rng
-from sheetkit.core.codes import make_code
 from sheetkit.core.errors import IllegalAction, RecordError
-from sheetkit.core.protocol import GameState
-from sheetkit.core.records import make_record
+from sheetkit.core.records import RecordedGame
 from sheetkit.core.schema import expect_dict, expect_list, expect_str
 from sheetkit.games.avenue.cards import ROAD_NAMES, RoadCard, build_deck
 from sheetkit.games.avenue.moves import AvenueAction, Draw, Pass, Peek
-from sheetkit.games.avenue.params import AvenueParams, preset_name
+from sheetkit.games.avenue.params import PRESETS, AvenueParams
 from sheetkit.games.avenue.sheet import Geometry, Sheet, geometry
 
 # Phases: players act on a face-up card ("act"); or the table must move on ("table").
@@ -61,10 +59,12 @@ def parse_deal(data: Any, params: AvenueParams, path: str = "deal") -> Deal:
     return Deal(tuple(farms), tuple(roads))
 
 
-class AvenueState(GameState):
+class AvenueState(RecordedGame):
     """An Avenue game in progress. All players act on the same card at the same time."""
 
     game_name: ClassVar[str] = "avenue"
+    code_prefix: ClassVar[str] = "AV"
+    presets: ClassVar[dict[str, Any]] = PRESETS
 
     def __init__(self, params: AvenueParams | None = None, players: list[str] | int = 1,
                  seed: int | None = None, deal: Deal | None = None) -> None:
@@ -389,18 +389,6 @@ class AvenueState(GameState):
         new.log = [dict(e) for e in self.log]
         new.players = list(self.players)
         return new
-
-    def game_code(self) -> str | None:
-        """The short code for this deal, when it came from a seed and a preset variant."""
-        preset = preset_name(self.params)
-        if self.seed is None or preset is None:
-            return None
-        return make_code("AV", self.seed, preset)
-
-    def to_record(self) -> dict[str, Any]:
-        return make_record("avenue", self.params.to_json(), self.players, self.log,
-                           seed=self.seed, deal=None if self.deal is None else self.deal.to_json(),
-                           code=self.game_code())
 
     def fingerprint(self) -> str:
         return json.dumps({

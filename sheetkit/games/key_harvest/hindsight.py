@@ -75,9 +75,16 @@ def _seat_bots(state: KeyHarvestState, player: int, opponents: Sequence[Bot | No
     return [None if q == player else copy.deepcopy(opponents[q]) for q in range(n)]
 
 
+def _fork(b: Any) -> Any:
+    """A bot that will play on exactly as ``b`` would from here (a copy, keeping a random bot's dice as they are)."""
+    if type(b) in (GreedyBot, RolloutBot):
+        return b  # its moves depend on the state alone (it never rolls its dice): no copy needed
+    return copy.deepcopy(b)
+
+
 def _rollout_copy(bots: list[Any]) -> list[Any]:
-    # Copies keep a random bot's dice as they are now; a slow bot (the expert) is stood in for by greedy.
-    return [RolloutBot() if b is None or getattr(b, "slow", False) else copy.deepcopy(b) for b in bots]
+    # A slow bot (the expert) is stood in for by greedy in the playouts.
+    return [RolloutBot() if b is None or getattr(b, "slow", False) else _fork(b) for b in bots]
 
 
 def _to_me(state: KeyHarvestState, player: int, bots: list[Any]) -> None:
@@ -105,7 +112,7 @@ def _exhaustive(state: KeyHarvestState, player: int, bots: list[Any], limit: int
             count[0] += 1
             if count[0] > limit:
                 raise _TooBig
-            child, cbs = s.clone(), copy.deepcopy(bs)
+            child, cbs = s.clone(), [_fork(b) for b in bs]
             child.apply_fast(player, a)
             v, rest = best(child, cbs)
             if top is None or v > top[0]:
@@ -130,13 +137,15 @@ def hindsight(state: KeyHarvestState, player: int, opponents: Sequence[Bot | Non
     limit = max(100, round(NODES * budget))
     actions: list[Any] = []
     searched = False
+    tried_turn = -1
     while True:
         _to_me(s, player, bots)
         if s.phase == "over":
             break
-        if _near_end(s):
+        if _near_end(s) and s.turn != tried_turn:
+            tried_turn = s.turn  # one try per turn: within a turn the tree shrinks little
             try:
-                _, line = _exhaustive(s.clone(), player, [copy.deepcopy(b) for b in bots], limit)
+                _, line = _exhaustive(s.clone(), player, [_fork(b) for b in bots], limit)
             except _TooBig:
                 pass
             else:

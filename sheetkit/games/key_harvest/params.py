@@ -6,10 +6,11 @@ The defaults are the rules in docs/key_harvest.md; the ones marked (ours) there 
 
 from __future__ import annotations
 
-from dataclasses import dataclass, fields, replace
+from dataclasses import dataclass, fields
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.params import RuleParams
 from sheetkit.core.schema import expect_bool, expect_dict, expect_int
 
 MIN_PLAYERS, MAX_PLAYERS = 2, 4
@@ -29,7 +30,7 @@ _RANGES: dict[str, tuple[int, int]] = {
 
 
 @dataclass(frozen=True)
-class KeyHarvestParams:
+class KeyHarvestParams(RuleParams):
     """Rule variant of one game; the defaults are the rules."""
 
     counters_per_point: int = 3  # 1 point per this many counters owned (ours)
@@ -42,16 +43,6 @@ class KeyHarvestParams:
     end_event: int = 10  # placing this event starts the final turns
     final_turns: int = 2  # turns each player takes after that
     max_turns: int = 200  # safeguard (ours): the game ends after this many turns in all
-
-    def with_changes(self, **changes: Any) -> KeyHarvestParams:
-        """A copy with some parameters changed (validated)."""
-        new = replace(self, **changes)
-        new.validate()
-        return new
-
-    def validate(self) -> None:
-        """Raise RecordError if the combination cannot be played."""
-        self.from_json(self.to_json(), "params")
 
     def to_json(self) -> dict[str, Any]:
         """JSON form stored in records (only what differs from the rules)."""
@@ -92,11 +83,3 @@ PRESET_NOTES: dict[str, str] = {
     "rich": "everyone starts with 6 blind counters instead of 3",
     "quick": "the 6th event starts the end, and everyone then takes one more turn",
 }
-
-
-def preset_name(params: KeyHarvestParams) -> str | None:
-    """The preset that equals ``params``, if any (game codes can only carry presets)."""
-    for name, p in PRESETS.items():
-        if p == params:
-            return name
-    return None

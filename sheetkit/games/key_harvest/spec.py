@@ -7,7 +7,7 @@ from typing import Any
 from sheetkit.core.chance import fresh_seed
 from sheetkit.core.codes import game_setup
 from sheetkit.core.errors import RecordError
-from sheetkit.core.registry import GameSpec, register
+from sheetkit.core.registry import game_spec, register
 from sheetkit.games.key_harvest.bots import BOTS
 from sheetkit.games.key_harvest.codec import CODEC
 from sheetkit.games.key_harvest.expert import ExpertBot
@@ -15,15 +15,10 @@ from sheetkit.games.key_harvest.hindsight import hindsight
 from sheetkit.games.key_harvest.moves import parse_action
 from sheetkit.games.key_harvest.params import MAX_PLAYERS, MIN_PLAYERS, PRESETS, KeyHarvestParams
 from sheetkit.games.key_harvest.record_steps import check_step, step_in
-from sheetkit.games.key_harvest.state import GAME, KeyHarvestState
+from sheetkit.games.key_harvest.state import KeyHarvestState
 from sheetkit.games.key_harvest.whatif import WHATIF
 
 BOTS["expert"] = ExpertBot  # here, not in bots.py: the expert searches with the greedy bot defined there
-
-
-def _new_state(params: KeyHarvestParams, players: list[str] | int, seed: int | None = None,
-               deal: Any = None) -> KeyHarvestState:
-    return KeyHarvestState(params, players, seed=seed, deal=deal)
 
 
 def parse_deal(data: Any, params: Any = None, path: str = "deal") -> Any:
@@ -38,29 +33,10 @@ def new_game(players: list[str] | int = 3, seed: int | None = None, code: str | 
     return KeyHarvestState(params, players, seed=fresh_seed() if seed is None else seed)
 
 
-def _breakdowns(state: Any) -> list[dict[str, Any]]:
-    return [state.breakdown(p) for p in range(state.num_players)]
-
-
-SPEC = register(GameSpec(
-    name=GAME,
-    title="Key Harvest",
-    code_prefix="KH",
+SPEC = register(game_spec(
+    KeyHarvestState, KeyHarvestParams, title="Key Harvest", min_players=MIN_PLAYERS, max_players=MAX_PLAYERS,
     credits="Key Harvest by Richard Breese, R&D Games (2007) / Rio Grande Games. Board crops, starting pairs, "
             "worker and event effects: sheetkit's own.",
-    min_players=MIN_PLAYERS,
-    max_players=MAX_PLAYERS,
-    new_state=_new_state,
-    parse_params=KeyHarvestParams.from_json,
-    parse_action=parse_action,
-    parse_deal=parse_deal,
-    default_params=KeyHarvestParams,
-    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
-    bots=BOTS,
-    breakdown=_breakdowns,
-    choice_codec=CODEC,
-    check_step=check_step,
-    step_in=step_in,
-    whatif=WHATIF,
-    hindsight=hindsight,
+    parse_action=parse_action, parse_deal=parse_deal, bots=BOTS, choice_codec=CODEC, check_step=check_step,
+    step_in=step_in, whatif=WHATIF, hindsight=hindsight,
 ))

@@ -123,7 +123,7 @@ class ExpertBot:
         move = best.next_move(state, player)
         assert move is not None
         # the key after the announce crosses out a use: remember the line under the key it will meet next
-        after = sim_copy(state)
+        after = sim_copy(state, fixed_dice(()))  # only to see the key after this move: no dice needed
         after.apply_fast(player, move)
         self._line = ((id(state.board), after.turn, after.step, player, tuple(after.sheets[player].uses)), best)
         return move

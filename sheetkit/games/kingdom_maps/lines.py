@@ -13,11 +13,11 @@ from collections.abc import Sequence
 from dataclasses import dataclass
 from typing import Any
 
+from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.bots import GreedyBot, Planner, _places
 from sheetkit.games.kingdom_maps.dice import DiceSource
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE, DRAW
-from sheetkit.games.kingdom_maps.placement import next_hexes
 from sheetkit.games.kingdom_maps.state import KingdomState
 
 ENUM_CAP = 400  # the most groups one drawing may list when groups are enumerated exhaustively
@@ -201,7 +201,7 @@ def _heads(state: KingdomState, player: int) -> list[tuple[tuple[KingdomAction, 
     return [((), state.terrain or 1, s.die, s.shift)]
 
 
-def _order(board: Any, cells: Sequence[int], group: frozenset[int], start_ok: Sequence[int]) -> list[int]:
+def _order(board: Board, cells: Sequence[int], group: frozenset[int], start_ok: Sequence[int]) -> list[int]:
     """A legal drawing order for ``group``: a hex that may start, then each next hex touching those before."""
     first = min(h for h in group if h in start_ok)
     order, seen = [first], {first}
@@ -215,7 +215,7 @@ def _order(board: Any, cells: Sequence[int], group: frozenset[int], start_ok: Se
     return order
 
 
-def enumerate_groups(board: Any, cells: Sequence[int], placed: Sequence[int], amount: int,
+def enumerate_groups(board: Board, cells: Sequence[int], placed: Sequence[int], amount: int,
                      starts: Sequence[int], cap: int) -> list[list[int]] | None:
     """Every group of ``amount`` hexes the drawing may end as (in a legal order), or None past ``cap``."""
     found: set[frozenset[int]] = set()
@@ -340,7 +340,3 @@ def _groups(planner: Planner, terrain: int, amount: int, starts: Sequence[int], 
     scored.sort(key=lambda x: (-x[0], x[1]))
     out += [h for _, _, h in scored[:extra]]
     return out
-
-
-__all__ = ["ENUM_CAP", "Line", "LineChoice", "advance", "best_bank", "decision_kind", "enumerate_groups",
-           "fixed_dice", "list_lines", "next_hexes", "play_line", "rollout", "sim_copy"]

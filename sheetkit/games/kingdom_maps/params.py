@@ -2,10 +2,11 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass, replace
+from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.params import RuleParams
 from sheetkit.core.schema import expect_bool, expect_dict, expect_int, expect_list, expect_str
 from sheetkit.games.kingdom_maps.board import Board, load_map, shipped_maps
 from sheetkit.games.kingdom_maps.criteria import CRITERIA
@@ -16,7 +17,7 @@ MAX_PLAYERS = 4
 
 
 @dataclass(frozen=True)
-class KingdomParams:
+class KingdomParams(RuleParams):
     """Rule variant of one game; the defaults are the rules in docs/kingdom_maps.md."""
 
     uses: int | None = None  # uses of each terrain per player; None = by player count (3/3/2/1)
@@ -34,16 +35,6 @@ class KingdomParams:
     def uses_for(self, players: int) -> int:
         """Uses of each terrain each player starts with."""
         return self.uses if self.uses is not None else USES_BY_PLAYERS[min(max(players, 1), MAX_PLAYERS)]
-
-    def with_changes(self, **changes: Any) -> KingdomParams:
-        """A copy with some parameters changed (validated)."""
-        new = replace(self, **changes)
-        new.validate()
-        return new
-
-    def validate(self) -> None:
-        """Raise RecordError if the combination cannot be played."""
-        self.from_json(self.to_json(), "params")
 
     def to_json(self) -> dict[str, Any]:
         """JSON form stored in records (only what differs from the rules)."""
@@ -98,11 +89,3 @@ PRESET_NOTES: dict[str, str] = {
     "long": "3 uses of each terrain whatever the player count (longer 3- and 4-player games)",
     "grand": "all 12 criteria count",
 }
-
-
-def preset_name(params: KingdomParams) -> str | None:
-    """The preset that equals ``params``, if any (game codes can only carry presets)."""
-    for name, p in PRESETS.items():
-        if p == params:
-            return name
-    return None

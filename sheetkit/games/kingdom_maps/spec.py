@@ -2,24 +2,17 @@
 
 from __future__ import annotations
 
-from typing import Any
-
 from sheetkit.core.chance import fresh_seed
 from sheetkit.core.codes import game_setup
-from sheetkit.core.registry import GameSpec, register
+from sheetkit.core.registry import game_spec, register
 from sheetkit.games.kingdom_maps.bots import BOTS
 from sheetkit.games.kingdom_maps.dice import Deal, parse_deal
 from sheetkit.games.kingdom_maps.expert import ExpertBot
 from sheetkit.games.kingdom_maps.hindsight import hindsight
 from sheetkit.games.kingdom_maps.moves import parse_action
 from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, PRESETS, KingdomParams
-from sheetkit.games.kingdom_maps.state import GAME, KingdomState
+from sheetkit.games.kingdom_maps.state import KingdomState
 from sheetkit.games.kingdom_maps.whatif import WHATIF
-
-
-def _new_state(params: KingdomParams, players: list[str] | int, seed: int | None = None,
-               deal: Deal | None = None) -> KingdomState:
-    return KingdomState(params, players, seed=seed, deal=deal)
 
 
 def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | None = None,
@@ -35,26 +28,9 @@ def new_game(players: list[str] | int = 1, seed: int | None = None, code: str | 
 BOTS["expert"] = ExpertBot
 
 
-def _breakdowns(state: Any) -> list[dict[str, Any]]:
-    return [state.breakdown(p) for p in range(state.num_players)]
-
-
-SPEC = register(GameSpec(
-    name=GAME,
-    title="Kingdom Maps",
-    code_prefix="KM",
+SPEC = register(game_spec(
+    KingdomState, KingdomParams, title="Kingdom Maps", min_players=1, max_players=MAX_PLAYERS,
     credits="Kingdom Maps by Martín Oddino, RunDOS Studio (2020), a free print-and-play game. "
             "Map, criteria and solo titles: sheetkit's own.",
-    min_players=1,
-    max_players=MAX_PLAYERS,
-    new_state=_new_state,
-    parse_params=KingdomParams.from_json,
-    parse_action=parse_action,
-    parse_deal=parse_deal,
-    default_params=KingdomParams,
-    presets={k: (lambda v=v: v) for k, v in PRESETS.items()},
-    bots=BOTS,
-    breakdown=_breakdowns,
-    whatif=WHATIF,
-    hindsight=hindsight,
+    parse_action=parse_action, parse_deal=parse_deal, bots=BOTS, whatif=WHATIF, hindsight=hindsight,
 ))

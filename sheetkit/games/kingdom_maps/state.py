@@ -11,16 +11,14 @@ from __future__ import annotations
 import json
 from typing import Any, ClassVar
 
-from sheetkit.core.codes import make_code
 from sheetkit.core.errors import IllegalAction
-from sheetkit.core.protocol import GameState
-from sheetkit.core.records import make_record
+from sheetkit.core.records import RecordedGame
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.checks import check_move, word_list
 from sheetkit.games.kingdom_maps.criteria import CRITERIA, GROUP_A, GROUP_B
 from sheetkit.games.kingdom_maps.dice import Deal, DiceSource
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Place, Power
-from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, KingdomParams, preset_name
+from sheetkit.games.kingdom_maps.params import MAX_PLAYERS, PRESETS, KingdomParams
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE, DRAW, OVER, TABLE
 from sheetkit.games.kingdom_maps.placement import next_hexes, start_hexes
 from sheetkit.games.kingdom_maps.sheet import Sheet
@@ -29,10 +27,12 @@ from sheetkit.games.kingdom_maps.terrains import terrain_name
 GAME = "kingdom-maps"
 
 
-class KingdomState(GameState):
+class KingdomState(RecordedGame):
     """A Kingdom Maps game in progress, solo or 2–4 players."""
 
     game_name: ClassVar[str] = GAME
+    code_prefix: ClassVar[str] = "KM"
+    presets: ClassVar[dict[str, Any]] = PRESETS
 
     def __init__(self, params: KingdomParams | None = None, players: list[str] | int = 1,
                  seed: int | None = None, deal: Deal | None = None) -> None:
@@ -431,17 +431,6 @@ class KingdomState(GameState):
         new._undo = [[(sh.copy(), a, at) for sh, a, at in stack] for stack in self._undo]
         new.log = [dict(e) for e in self.log]
         return new
-
-    def game_code(self) -> str | None:
-        """The short code for this deal, when it came from a seed and a preset variant."""
-        preset = preset_name(self.params)
-        if self.seed is None or preset is None:
-            return None
-        return make_code("KM", self.seed, preset)
-
-    def to_record(self) -> dict[str, Any]:
-        return make_record(GAME, self.params.to_json(), self.players, self.log, seed=self.seed,
-                           deal=None if self.deal is None else self.deal.to_json(), code=self.game_code())
 
     def fingerprint(self) -> str:
         return json.dumps({
