@@ -73,8 +73,8 @@ def baselines(games: list[str], n: int, seed: int, write: bool, lineups: int) ->
                                  f"made by benchmarks/luck_panel.py baselines -n {n} --seed {seed}"})
     if write:
         old = json.loads(DATA.read_text()) if DATA.exists() else {"baselines": []}
-        keep = [b for b in old["baselines"] if (b["game"], b["variant"], b.get("bots")) not in
-                {(f["game"], f["variant"], f["bots"]) for f in found}]
+        new = {(f["game"], f["variant"], json.dumps(f["bots"])) for f in found}
+        keep = [b for b in old["baselines"] if (b["game"], b["variant"], json.dumps(b.get("bots"))) not in new]
         DATA.write_text(json.dumps({"baselines": keep + found}, indent=1) + "\n")
         print(f"written: {DATA}")
 
