@@ -144,7 +144,7 @@ def test_baselines_name_game_variant_and_opponents() -> None:
     assert baseline("avenue", "no-such-variant", []) is None
     any_bots = baseline("avenue", "standard", ["greedy", "random"])      # Avenue's opponents never change your score
     assert any_bots is not None and any_bots == baseline("avenue", "standard", [])
-    assert any_bots.deals >= 20 and "benchmarks/luck_panel.py" in any_bots.how
+    assert any_bots.deals >= 10 and "benchmarks/luck_panel.py" in any_bots.how
     assert baseline("key-harvest", "standard", ["greedy", "greedy"]) is not None
     assert baseline("key-harvest", "standard", ["random"]) is None       # other opponents: another average
 
