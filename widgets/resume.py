@@ -14,10 +14,12 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import ipywidgets as W
+from sheetkit.widgets.off_click import off_click_path
 from sheetkit.widgets.query import share_query
 
 from sheetkit.analysis.resume import read_resume_code, resume_code
 from sheetkit.core.errors import SheetkitError
+from sheetkit.core.protocol import GameState
 
 OWN_KEYS = ("code", "bots", "resume")     # the link's parts this keeper writes; any other stays as it was
 
@@ -109,14 +111,22 @@ class ResumeKeeper:
         return self._code
 
     def _write(self) -> None:
-        self._scheduled = self._dirty = False
-        st = self.table.state
-        try:
-            code = resume_code(st, self.table.bot_kinds) if any("player" in e for e in st.log) else None
-        except SheetkitError:
-            code = None     # e.g. pass-and-play, or a record loaded mid-game: Save keeps those
-        except Exception:   # never let the link break the table
-            code = None
+        self._scheduled = False
+        st, kinds = self.table.state, list(self.table.bot_kinds)
+        if self._dirty and any(getattr(b, "slow", False) for b in self.table.bots.values()) and _loop_running():
+            # The code replays the bots: a slow one (the expert) would hold the kernel for its whole game again,
+            # so the replay runs on a worker thread and its answer is shown if the game has not moved on since.
+            key, copy = self._key, st.clone()
+            off_click_path(lambda: _code_of(copy, kinds),
+                           lambda job: self._show(job.result, st, kinds) if key == self._key and not job.error
+                           else None, "sheetkit-resume")
+            return
+        self._dirty = False
+        self._show(_code_of(st, kinds), st, kinds)
+
+    def _show(self, code: str | None, st: GameState, kinds: list[str]) -> None:
+        """Show ``code`` under the table and in the page's link."""
+        self._dirty = False
         self._code = code
         if code:
             self.line.value = (f"<span class='sk-small'>Resume code <code class='sk-resume-code'>{html.escape(code)}"
@@ -125,4 +135,22 @@ class ResumeKeeper:
             self.line.value = ""
         deal = st.game_code() if hasattr(st, "game_code") else None
         if self._linked and (code or deal):
-            self.table.page.query = link_query(self._query, deal, list(self.table.bot_kinds), code)
+            self.table.page.query = link_query(self._query, deal, kinds, code)
+
+
+def _loop_running() -> bool:
+    try:
+        asyncio.get_running_loop()
+    except RuntimeError:
+        return False
+    return True
+
+
+def _code_of(st: GameState, kinds: list[str]) -> str | None:
+    """The resume code of ``st`` against ``kinds``, or None when it has none."""
+    try:
+        return resume_code(st, kinds) if any("player" in e for e in st.log) else None
+    except SheetkitError:
+        return None     # e.g. pass-and-play, or a record loaded mid-game: Save keeps those
+    except Exception:   # never let the link break the table
+        return None
