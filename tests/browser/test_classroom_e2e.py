@@ -88,7 +88,7 @@ def test_a_table_shows_the_result_code_and_the_dashboard_reads_thirty(repo_serve
     p.goto(repo_server.url("notebooks/classroom.ipynb", f"game=avenue&code={CODE}&bots=greedy"), timeout=120_000)
     p.locator(".sk-class-code").filter(has_text=CODE).wait_for(timeout=120_000)
     link = p.locator("a.sk-class-link")
-    assert link.get_attribute("href") == f"avenue.ipynb?code={CODE}&bots=greedy&hints=off"   # class play: no Hint button
+    assert link.get_attribute("href") == f"avenue.ipynb?code={CODE}&bots=greedy&hints=off"  # no Hint in class
     # The paste box fits the dashboard at every width: its right edge is not clipped.
     for w, h in ((1280, 800), (1024, 768), (390, 844)):
         p.set_viewport_size({"width": w, "height": h})
