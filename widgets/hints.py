@@ -68,11 +68,16 @@ class HintControl:
         """Enable the button only when you have a move to make and the game has an expert."""
         st = self.table.state
         can = (self.expert() is not None and not st.is_terminal() and not st.is_chance_node()
-               and 0 in st.current_players() and len(st.legal_actions(0)) > 1)
+               and 0 in st.current_players() and len(self._legal(st)) > 1)
         self.button.disabled = not can or self._asked is not None
         self.button.tooltip = ("Show the expert bot's move for you now, on your sheet (not played; the result code "
                                "will say hints were used)" if self.expert() is not None
                                else "No expert bot for this game yet")
+
+    def _legal(self, st: Any) -> list[Any]:
+        """Your legal moves, through the table's once-per-render answer when it keeps one (Key Harvest)."""
+        legal = getattr(self.table, "_legal", None)
+        return legal(0) if legal is not None else st.legal_actions(0)
 
     def expert(self) -> Callable[..., Any] | None:
         """The game's expert bot class, if it has one."""
