@@ -200,6 +200,22 @@ def _moves_by_player(log: Sequence[Mapping[str, Any]]) -> tuple[list[Any], dict[
     return chance, moves
 
 
+def seat0_game(state: GameState, bots: Sequence[str], no_code_tail: str = "",
+               not_bots: str = "the players at this table are not you and known bots",
+               ) -> tuple[GameCode, GameSpec, list[str], list[Any]]:
+    """A game of seat 0 against seeded ``bots``: its deal, game, bot kinds and seat 0's logged moves (RecordError if
+    it has no game code or other players)."""
+    code = getattr(state, "game_code", lambda: None)()
+    if not code:
+        raise RecordError("this deal has no game code" + no_code_tail)
+    gc = parse_code(code)
+    spec = _spec_for(gc.prefix)
+    kinds = list(bots)
+    if len(kinds) != state.num_players - 1 or any(k not in spec.bots for k in kinds):
+        raise RecordError(not_bots)
+    return gc, spec, kinds, [e["action"] for e in state.log if e.get("player") == 0]
+
+
 def result_code(state: GameState, bots: Sequence[str], hints: bool = False) -> str:
     """The result code of a finished game in which seat 0 played against ``bots`` (kinds, seats 1…).
 
@@ -210,16 +226,9 @@ def result_code(state: GameState, bots: Sequence[str], hints: bool = False) -> s
     """
     if not state.is_terminal():
         raise RecordError("the game is not finished yet")
-    code = getattr(state, "game_code", lambda: None)()
-    if not code:
-        raise RecordError("this deal has no game code — send the record file (Save) instead")
-    gc = parse_code(code)
-    spec = _spec_for(gc.prefix)
-    kinds = list(bots)
-    if len(kinds) != state.num_players - 1 or any(k not in spec.bots for k in kinds):
-        raise RecordError("the players at this table are not seat 0 and known bots — send the record file")
+    gc, spec, kinds, mine = seat0_game(state, bots, " — send the record file (Save) instead",
+                                       "the players at this table are not seat 0 and known bots — send the record file")
     letters = bot_letters(spec)
-    mine = [e["action"] for e in state.log if e.get("player") == 0]
     codec = codec_of(spec)
     value, radix, k = 0, 1, 0
 

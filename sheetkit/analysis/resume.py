@@ -37,6 +37,7 @@ from sheetkit.analysis.results import (
     _spec_for,
     bot_letters,
     codec_of,
+    seat0_game,
 )
 from sheetkit.core.codes import _ALPHABET, _READ_AS, GameCode, make_code, parse_code
 from sheetkit.core.errors import IllegalAction, RecordError
@@ -93,15 +94,7 @@ def resume_code(state: GameState, bots: Sequence[str]) -> str:
     Raises RecordError with the reason when the game has none: no game code, players that are not seat 0 and
     known bots, or moves that the seeded bots would not have made (a record loaded mid-game).
     """
-    code = getattr(state, "game_code", lambda: None)()
-    if not code:
-        raise RecordError("this deal has no game code")
-    gc = parse_code(code)
-    spec = _spec_for(gc.prefix)
-    kinds = list(bots)
-    if len(kinds) != state.num_players - 1 or any(k not in spec.bots for k in kinds):
-        raise RecordError("the players at this table are not you and known bots")
-    mine = [e["action"] for e in state.log if e.get("player") == 0]
+    gc, spec, kinds, mine = seat0_game(state, bots)
     codec = codec_of(spec)
     value, radix, k = 0, 1, 0
 
