@@ -214,8 +214,9 @@ class LuckPanel:
             view = None
         if view is not None:
             self.sheets.append(view)
-            legend = W.HTML("<div class='sk-small'>Yours: <span class='sk-played'>solid</span> · the expert's: "
-                            "<span class='sk-best'>dashed</span></div>")
+            # true whether both moves are on the sheet or one is (a bid, a peek: words only)
+            legend = W.HTML("<div class='sk-small'>On the sheet: your move <span class='sk-played'>solid</span>, "
+                            "the expert's <span class='sk-best'>dashed</span></div>")
             parts.append(W.VBox([view.widget, legend]))
         box = W.HBox([text, *parts])          # the words first: on a phone they come above their sheet
         box.add_class("sk-luck-decision")

@@ -165,7 +165,7 @@ def check_panel(panel: dict[str, Any], score: int, on_sheet: str, known: str) ->
             s = d["sheet"]
             assert s is not None, f"no small sheet for {words!r}"
             assert (s["yours"], s["expert"]) == (int(bool(mine)), int(bool(its))), (words, s)
-            assert "Yours: solid · the expert's: dashed" in d["legend"], d["legend"]
+            assert "On the sheet: your move solid, the expert's dashed" in d["legend"], d["legend"]
     assert costs == sorted(costs, reverse=True) and costs[0] > 0, f"the costliest first: {costs}"
     assert any(d["sheet"] for d in panel["decisions"]), "not one decision shown on a small sheet"
 
