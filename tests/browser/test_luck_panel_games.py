@@ -1,5 +1,5 @@
 """The "luck or choices?" panel of Kingdom Maps and Key Harvest in Voila (issue 16, part 4): a game played to its end
-(Kingdom Maps by taps on a phone, Key Harvest by mouse on a tablet), with the Hint button pressed once on the way
+(Kingdom Maps by taps on a phone, Key Harvest by mouse on a tablet), with the Hint button pressed on the way
 (the expert's suggestion drawn on the sheet, nothing played, the result code marked); then the panel read as a
 player sees it — your score, the expert on your deal, the best game on your deal with the dice or the bag known,
 the three costliest decisions on their small sheets — at 390, 1024 and 1280 px, with a screenshot at each width."""
