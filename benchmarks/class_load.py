@@ -1,21 +1,25 @@
 """A class on one server: N pages open the same Avenue deal at once on one Voila and play it like students.
 
-    nice -n 10 .venv/bin/python benchmarks/class_load.py                 # 30 pages, ~6 min
+    nice -n 10 .venv/bin/python benchmarks/class_load.py                 # 30 pages (3 in Chromium), ~5 min
     nice -n 10 .venv/bin/python benchmarks/class_load.py --quick         # 6 pages, 3 moves each, ~1.5 min
     nice -n 10 .venv/bin/python benchmarks/class_load.py --pages 10 --moves 4 --json out.json
 
 The script starts one Voila serving the repository with the repository's own settings
-(binder/jupyter-config: the closed page's kernel shut down, idle culling), in private HOME and
-Jupyter dirs, as ``./dev play`` does; then one headless Chromium opens all N pages of
-``notebooks/avenue.ipynb?code=...&bots=greedy`` at the same moment (one browser context per page:
-one student each). It prints:
+(binder/jupyter-config: the closed page's kernel shut down, idle culling, Voila's patience with 30 pages at once),
+in private HOME and Jupyter dirs, as ``./dev play`` does; then N pages of
+``notebooks/avenue.ipynb?code=...&bots=greedy`` open at the same moment: ``--browsers`` of them (default 3) in one
+headless Chromium (one browser context per page: one student each), the others as students without a browser
+(benchmarks/class_students.py: the messages a page sends, since a class's browsers run on their own devices and
+would otherwise take most of this machine's CPU). It prints:
 
 * time until each page is playable (from the moment all pages were opened: the status line asks for
-  a road and the sheet is drawn with its tinted cells), p50 / p95 / max;
+  a road and the sheet is drawn with its tinted cells; without a browser: the kernel has drawn the sheet
+  and is idle), p50 / p95 / max;
 * click → redraw while every page plays: each page draws ``--moves`` roads, a student's thinking
   time (``--think`` seconds, seeded) before each, the click dispatched on the sheet from the page's
-  JS and timed until the clicked cell's pixels change (the same clock as benchmarks/browser_bench.py),
-  p50 / p95; the Next card presses between moves are made but not timed;
+  JS and timed until the clicked cell's pixels change (the same clock as benchmarks/browser_bench.py;
+  without a browser: until the kernel is idle after the click), p50 / p95, and apart for the Chromium pages;
+  the Next card presses between moves are made but not timed;
 * memory of the kernels (resident set of each kernel process, read from /proc) while all play;
 * errors: a page that never got playable, a Python traceback on a page, a page error, a click not
   taken, a server log traceback; the browser's failed fetches of outside resources (this machine is
@@ -23,8 +27,8 @@ one student each). It prints:
 * kernels still running after the pages close (each page leaves as a student's tab closes), every
   few seconds for ``--after`` seconds (120 by default, the goal's 2 minutes).
 
-One machine plays both sides: the server and the 30 students' browsers share its 2 cores, so the
-figures are worse than a class's (whose browsers run on their own devices). The load average
+One machine plays both sides: the server and the Chromium pages share its 2 cores (``--browsers 30`` puts every
+student's browser there, which a class never does). The load average
 before and after is printed: other work on the machine slows everything. docs/classroom.md records
 the figures.
 """

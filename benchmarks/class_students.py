@@ -33,6 +33,7 @@ X0, Y0, CELL, ROWS, COLS = 28.0, 48.0, 54.0, 7, 6
 DRAW = re.compile(r"Draw road \d")
 NEXT = re.compile(r"press Next card", re.I)
 OVER = re.compile(r"Game over", re.I)
+V1 = "v1.kernel.websocket.jupyter.org"     # the kernel websocket protocol a page speaks
 KERNEL_ID = re.compile(r'"kernelId":\s*"([0-9a-f-]+)"')
 
 
@@ -40,15 +41,26 @@ def _now() -> str:
     return datetime.datetime.now(datetime.UTC).isoformat()
 
 
+def _encode(msg: dict[str, Any], channel: str) -> bytes:
+    """A message in Jupyter's v1 kernel websocket protocol, as a page sends it: a count and little-endian offsets,
+    then the channel, header, parent header, metadata and content."""
+    parts = [channel.encode()] + [json.dumps(msg[k]).encode() for k in ("header", "parent_header", "metadata",
+                                                                         "content")]
+    offsets = [8 * (len(parts) + 2)]
+    for part in parts:
+        offsets.append(offsets[-1] + len(part))
+    return b"".join([len(offsets).to_bytes(8, "little"), *(o.to_bytes(8, "little") for o in offsets), *parts])
+
+
 def _decode(raw: str | bytes) -> dict[str, Any]:
-    """A kernel message from the websocket: JSON text, or (with binary buffers) Jupyter's binary frame whose
-    first part is the JSON (a count, then that many big-endian offsets)."""
+    """A kernel message from the websocket (v1 protocol): channel, header, parent header, metadata, content."""
     if isinstance(raw, str):
         return dict(json.loads(raw))
-    (n,) = struct.unpack_from("!I", raw, 0)
-    offsets = struct.unpack_from(f"!{n}I", raw, 4)
-    end = offsets[1] if n > 1 else len(raw)
-    return dict(json.loads(raw[offsets[0]:end]))
+    (n,) = struct.unpack_from("<Q", raw, 0)
+    offsets = struct.unpack_from(f"<{n}Q", raw, 8)
+    parts = [raw[offsets[i]:offsets[i + 1]] for i in range(min(n - 1, 5))]
+    return {"channel": parts[0].decode(), "header": json.loads(parts[1]), "parent_header": json.loads(parts[2]),
+            "metadata": json.loads(parts[3]), "content": json.loads(parts[4])}
 
 
 def _text(html: str) -> str:
@@ -87,8 +99,8 @@ class ProtocolStudent:
         self.idle[msg_id] = asyncio.Event()
         header = {"msg_id": msg_id, "msg_type": msg_type, "session": self.session, "username": "student",
                   "version": "5.3", "date": _now()}
-        await self.ws.write_message(json.dumps({"header": header, "parent_header": {}, "metadata": metadata or {},
-                                                "content": content, "channel": channel, "buffers": []}))
+        await self.ws.write_message(_encode({"header": header, "parent_header": {}, "metadata": metadata or {},
+                                             "content": content}, channel), binary=True)
         return msg_id
 
     async def comm(self, comm_id: str, data: dict[str, Any]) -> str:
@@ -156,7 +168,7 @@ class ProtocolStudent:
                + self.session)
         self.ws = await websocket_connect(HTTPRequest(url, headers={"Cookie": self._cookie_header()},
                                                       request_timeout=600, connect_timeout=600),
-                                          max_message_size=1 << 28)
+                                          max_message_size=1 << 28, subprotocols=[V1])
         self.reader = asyncio.create_task(self.read())
         await self.send("kernel_info_request", {})
         control = uuid.uuid4().hex
