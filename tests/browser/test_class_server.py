@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -94,7 +95,9 @@ def test_a_class_opening_together_gets_every_table_and_leaves_no_kernel(voila_fa
         await asyncio.gather(*(s.leave() for s in students))
         return students
 
-    students = asyncio.run(lesson())
+    # on a thread of its own: Playwright's sync API keeps an event loop running on this one
+    with ThreadPoolExecutor(1) as worker:
+        students = worker.submit(lambda: asyncio.run(lesson())).result()
     assert [s.errors for s in students] == [[]] * 6
     assert all(s.ready_s is not None for s in students)
     assert all(len(s.clicks_ms) >= 2 for s in students)
