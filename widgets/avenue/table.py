@@ -13,27 +13,16 @@ from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
+from sheetkit.widgets.avenue import intent
 from sheetkit.widgets.avenue import text as words
 from sheetkit.widgets.avenue.panels import CardsView, OpponentsView
 from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.table_base import LOG_LINES, ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
 
-from sheetkit.core.errors import IllegalAction
 from sheetkit.core.play import Step
-from sheetkit.games.avenue import BOTS, AvenueState, Draw, Pass, Peek, new_game
+from sheetkit.games.avenue import BOTS, AvenueState, Draw, Peek, new_game
 
-# Friendlier words for the engine's refusals (keyed by IllegalAction.code); the engine's own
-# message is shown for anything else.
-FRIENDLY = {
-    "occupied": "That cell already has a road — pick an empty one.",
-    "acted": "You have already played this card — press Next card, or Undo first.",
-    "not-your-turn": "The next road is not flipped yet — press Next card.",
-    "over": "The game is over — play the same deal again or start a new game.",
-    "peeked": "You have already peeked this round.",
-    "no-farms": "There is no farm left to peek at.",
-    "no-undo": "Nothing to undo: you can take back your move only until the next card is flipped.",
-}
 
 class AvenueTable(GameTable):
     """A playable Avenue table: you against ``bots`` on the same deck. Display it in a notebook cell.
@@ -46,7 +35,6 @@ class AvenueTable(GameTable):
     TITLE = "Avenue"
     CODE_EXAMPLE = "AV-0000-001A"
     BOTS = BOTS
-    FRIENDLY = FRIENDLY
     DEFAULT_BOTS = ("greedy",)
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same cards in the same order"
@@ -164,19 +152,15 @@ class AvenueTable(GameTable):
     def _on_click(self, x: float, y: float) -> None:
         self._focus = self.sheet
         cell = self.sheet.geometry.cell_at(x, y)
-        if cell is None:
-            self._fail("Click inside the grid to draw there.")
-            return
-        if self.state.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        self.state.apply(ME, Draw(*cell))
+        self.state.apply(ME, intent.cell_click(self.state, ME, cell))
         # your road first, then the rest of your sheet, before the bots draw theirs (a Monte Carlo bot thinks)
+        assert cell is not None
         self._show_my_move(lambda: self.sheet.sync_cell(self.state, ME, *cell))
         self._after_my_move()
 
     @guarded
     def _on_peek(self, _: Any = None) -> None:
-        self.state.apply(ME, Peek())
+        self.state.apply(ME, intent.peek(self.state, ME))
         self._after_my_move()
 
     @guarded
@@ -187,13 +171,7 @@ class AvenueTable(GameTable):
 
     @guarded
     def _on_next(self, _: Any = None) -> None:
-        st = self.state
-        if st.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        if not st.is_chance_node():
-            card = st.card
-            raise IllegalAction(f"First draw road {card.number if card else ''} in an empty cell, or Peek — "
-                                "then press Next card.", "first-act")
+        intent.next_card(self.state)
         events = self._advance()
         self._error = None
         self._render(events)
@@ -236,9 +214,7 @@ class AvenueTable(GameTable):
         return small
 
     def _next_click_view(self) -> Any:
-        st = self.state
-        waiting = not st.is_terminal() and not st.is_chance_node() and ME in st.current_players()
-        return self.sheet if waiting and any(isinstance(a, Draw) for a in st.legal_actions(ME)) else None
+        return self.sheet if intent.draws_now(self.state, ME) else None
 
     # ----- game flow ------------------------------------------------------------------------
     def _after_my_move(self) -> None:
@@ -261,7 +237,7 @@ class AvenueTable(GameTable):
 
     def _person_move(self, state: AvenueState, p: int) -> Any:  # type: ignore[override]
         """Nothing to choose: the engine allows you only a pass."""
-        return Pass() if state.legal_actions(p) == [Pass()] else None
+        return intent.forced_move(state, p)
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded
