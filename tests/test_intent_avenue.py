@@ -4,6 +4,7 @@ a tap on a cell is the face-up road there, and every refusal is the engine's wor
 from __future__ import annotations
 
 import pytest
+from intent_util import refusal
 from sheetkit.widgets.avenue import intent
 
 from sheetkit.core.errors import IllegalAction
@@ -18,11 +19,6 @@ def flipped(players: int = 1, seed: int = 3):
         step_table(st)
     return st
 
-
-def refusal(call, *args) -> IllegalAction:
-    with pytest.raises(IllegalAction) as e:
-        call(*args)
-    return e.value
 
 
 def test_a_tap_on_an_empty_cell_is_the_face_up_road_there():
@@ -47,7 +43,7 @@ def test_a_tap_on_a_cell_with_a_road_is_refused_with_the_engines_words_and_chang
     assert st.fingerprint() == before
 
 
-def test_a_tap_beside_the_grid_or_a_second_road_on_one_card_is_refused():
+def test_a_tap_beside_the_grid_or_a_second_road_on_one_card_is_refusal():
     st = flipped(players=2)
     assert refusal(intent.cell_click, st, 0, None).code == "off-grid"
     st.apply(0, Draw(0, 0))

@@ -5,6 +5,7 @@ worker's spaces, a harvest; every refusal is the engine's words and changes noth
 from __future__ import annotations
 
 import pytest
+from intent_util import refusal
 from key_harvest_util import put_in_store, set_counters, table
 from sheetkit.widgets.key_harvest import intent
 from sheetkit.widgets.key_harvest.intent import Compose, Composer, Move
@@ -12,12 +13,6 @@ from sheetkit.widgets.key_harvest.intent import Compose, Composer, Move
 from sheetkit.core.errors import IllegalAction
 from sheetkit.games.key_harvest import Bid, Buy, Harvest, PlaceWorker
 from sheetkit.games.key_harvest.moves import EndTurn, RemoveWorker
-
-
-def refused(call, *args) -> IllegalAction:
-    with pytest.raises(IllegalAction) as e:
-        call(*args)
-    return e.value
 
 
 def test_a_registry_tile_then_counters_builds_the_bid_the_engine_accepts():
@@ -43,11 +38,11 @@ def test_a_counter_you_do_not_have_and_an_empty_bid_are_refused_and_the_bid_stay
     s = table(active=0, p0=["A1"])
     set_counters(s, 0, (1, 0, 0, 0, 0))
     c = Composer()
-    assert "registry tile" in str(refused(intent.add_counter, s, 0, c, 0))   # no tile chosen yet
+    assert "registry tile" in str(refusal(intent.add_counter, s, 0, c, 0))   # no tile chosen yet
     intent.town_click(s, 0, c, ("registry", s.registry[0]))
-    assert "is empty" in str(refused(intent.confirm_bid, s, 0, c))
+    assert "is empty" in str(refusal(intent.confirm_bid, s, 0, c))
     intent.add_counter(s, 0, c, 0)
-    e = refused(intent.add_counter, s, 0, c, 0)
+    e = refusal(intent.add_counter, s, 0, c, 0)
     assert str(e) == "You have only 1 wine behind your screen."
     assert c.bid == [1, 0, 0, 0, 0]
 
@@ -58,7 +53,7 @@ def test_a_registry_tile_after_bid_then_harvest_is_refused_with_the_engines_reas
     s.apply(0, Bid(s.registry[0], (1, 0, 0, 0, 0)))
     s.apply(0, Harvest("A1"))         # the bid action is over: no second bid after another action
     c = Composer()
-    e = refused(intent.town_click, s, 0, c, ("registry", s.registry[0]))
+    e = refusal(intent.town_click, s, 0, c, ("registry", s.registry[0]))
     assert s.may(0, "bid") is not None
     assert str(e) == f"You cannot bid for {s.registry[0]} now: {s.may(0, 'bid')[0]}."
     assert c == Composer()
@@ -68,7 +63,7 @@ def test_buy_after_bid_is_refused_in_the_engines_words():
     s = table(active=0, p0=["A1"])
     set_counters(s, 0, (1, 0, 0, 0, 0))
     s.apply(0, Bid(s.registry[0], (1, 0, 0, 0, 0)))
-    e = refused(intent.press_action, s, 0, Composer(), "buy")
+    e = refusal(intent.press_action, s, 0, Composer(), "buy")
     assert str(e) == "Buy is not possible now: you cannot take tiles from stores after bidding in the same turn"
 
 
@@ -85,9 +80,9 @@ def test_a_click_on_your_tile_harvests_its_group_and_on_a_harvested_one_says_wha
     s = table(active=0, p0=["A1", "A2"], h0=["C3"])
     c = Composer()
     assert intent.board_click(s, 0, c, "A2") == Move(Harvest("A2"))
-    e = refused(intent.board_click, s, 0, c, "C3")
+    e = refusal(intent.board_click, s, 0, c, "C3")
     assert str(e) == "C3 is harvested already: a Waterer, the Mayor or an event turns it back up"
-    e = refused(intent.board_click, s, 0, c, "G7")
+    e = refusal(intent.board_click, s, 0, c, "G7")
     assert str(e).startswith("G7 is an empty space: its tile is in the bag, the registry or a store")
 
 
@@ -102,11 +97,11 @@ def test_a_picked_worker_goes_on_the_space_clicked_and_one_that_fits_nowhere_say
     s.apply(0, move.action)
     c.clear()
     if s.pending is not None:        # a worker that asks something: a click on your board must answer first
-        assert "is not one of the choices" in str(refused(intent.board_click, s, 0, c, space))
+        assert "is not one of the choices" in str(refusal(intent.board_click, s, 0, c, space))
         first = next(a.value for a in s.legal_actions(0) if hasattr(a, "value"))
         s.apply(0, intent.choose(s, 0, first).action)
     # your worker on the board: a click without Worker pressed says how to take it off; with it, takes it off
-    assert "press Worker" in str(refused(intent.board_click, s, 0, c, space))
+    assert "press Worker" in str(refusal(intent.board_click, s, 0, c, space))
     c.mode = "worker"
     assert intent.board_click(s, 0, c, space) == Move(RemoveWorker(space))
 
@@ -131,11 +126,11 @@ def test_a_store_tile_buys_it_and_the_engine_checks_the_payment():
     assert e.value.code == "cannot-pay"
 
 
-def test_not_your_move_and_the_screen_being_passed_are_refused():
+def test_not_your_move_and_the_screen_being_passed_are_refusal():
     s = table(active=1)
-    assert str(refused(intent.acting_seat, s, 0, None, True)) == f"wait: {s.players[1]} is to act"
-    assert "press Next step" in str(refused(intent.acting_seat, s, 0, None, False))
-    assert "I am ready" in str(refused(intent.acting_seat, s, 1, 1, True))
+    assert str(refusal(intent.acting_seat, s, 0, None, True)) == f"wait: {s.players[1]} is to act"
+    assert "press Next step" in str(refusal(intent.acting_seat, s, 0, None, False))
+    assert "I am ready" in str(refusal(intent.acting_seat, s, 1, 1, True))
     assert intent.acting_seat(s, 1, None, True) == 1
 
 

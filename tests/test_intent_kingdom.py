@@ -7,6 +7,7 @@ from __future__ import annotations
 import re
 
 import pytest
+from intent_util import refusal
 from sheetkit.widgets.kingdom_maps import intent
 from sheetkit.widgets.kingdom_maps.intent import Announcement
 from sheetkit.widgets.kingdom_maps.panels import dice_roles
@@ -24,11 +25,6 @@ def dealt(players: list[str], dice: list[int]) -> KingdomState:
     step_table(state)
     return state
 
-
-def refusal(call, *args) -> IllegalAction:
-    with pytest.raises(IllegalAction) as e:
-        call(*args)
-    return e.value
 
 
 def test_terrain_then_die_or_die_then_terrain_make_the_same_announcement():

@@ -14,6 +14,7 @@ from collections.abc import Callable, Hashable, Mapping, Sequence
 from typing import Any, ClassVar
 
 import ipywidgets as W
+from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import batch, step_aside
 from sheetkit.widgets.hints import HintControl
 from sheetkit.widgets.off_click import Job, Thought
@@ -42,6 +43,7 @@ class GameTable(TableFlow, TableShare, TableLayout):
     TITLE: ClassVar[str]                     # "Avenue"
     CODE_EXAMPLE: ClassVar[str]              # "AV-0000-001A"
     BOTS: ClassVar[Mapping[str, Any]]        # kind -> bot class (its player name: core.play.bot_label)
+    NEW_GAME: ClassVar[Callable[..., GameState]]   # the game's new_game, as a staticmethod
     # The "New game against…" choices: (label, bot kinds), solo first; one "vs <kind> bot" for every kind in
     # BOTS joins them (opponent_options), so a newly registered bot is offered everywhere at once.
     OPPONENTS: ClassVar[tuple[tuple[str, tuple[str, ...]], ...]] = (("solo", ()),)
@@ -100,8 +102,10 @@ class GameTable(TableFlow, TableShare, TableLayout):
     # ----- what a subclass provides ---------------------------------------------------------
     def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
                   variant: str | None = None) -> GameState:
-        """A new game of this table's kind (the game module's ``new_game``)."""
-        raise NotImplementedError
+        """A new game of this table's kind (the game module's ``new_game``, ``NEW_GAME``)."""
+        if code:
+            return self.NEW_GAME(players, code=code)
+        return self.NEW_GAME(players, seed=seed, variant=variant or "standard")
 
     def _build(self) -> None:
         """Create the widgets (``self.widget``) and the canvas views."""
@@ -225,6 +229,25 @@ class GameTable(TableFlow, TableShare, TableLayout):
         ``canvas``), for the luck panel; None: words only."""
         return None
 
+    @staticmethod
+    def _luck_sheet(small: Any, sync: Callable[[], None], mark: Callable[[Any, str, bool], None],
+                    played: Any, best: Any) -> Any:
+        """A small sheet for the luck panel (``_small_sheet``): drawn by ``sync`` once a browser shows it, then
+        ``mark(move, colour, dashed)`` for your move (vermillion) and the expert's (dashed blue)."""
+        small.widget.remove_class("sk-sheet")
+        small.widget.add_class("sk-luck-sheet")
+
+        def draw() -> None:
+            with batch():
+                small.draw_static()
+                small.forget()
+                sync()
+                mark(played, theme.OKABE_ITO["vermillion"], False)
+                mark(best, theme.OKABE_ITO["blue"], True)
+
+        small.canvas.on_ready(draw)
+        return small
+
     def _human_seat(self, state: GameState, p: int) -> bool:
         """True when seat ``p`` (not you) is another person at this screen (pass-and-play); else a bot plays it."""
         return False
@@ -286,10 +309,17 @@ class GameTable(TableFlow, TableShare, TableLayout):
 
     @guarded
     def _redraw_opponents(self) -> None:
+        self._redraw_in_full(self.opponents, lambda: self.opponents.sync(self.state))
+
+    @staticmethod
+    def _redraw_in_full(view: Any, sync: Callable[[], None], printed: bool = True) -> None:
+        """A view a browser has just shown, drawn again from nothing in one message: its printed layers (unless
+        ``printed`` is False: a view without any), then ``sync``."""
         with batch():
-            self.opponents.draw_static()
-            self.opponents.forget()
-            self.opponents.sync(self.state)
+            if printed:
+                view.draw_static()
+            view.forget()
+            sync()
 
     # ----- drawing --------------------------------------------------------------------------
     def _render(self, events: Sequence[str] = (), full: bool = False, message: str | None = None) -> None:

@@ -9,10 +9,11 @@ from __future__ import annotations
 import contextlib
 import html
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
+from sheetkit.widgets import theme
 
 # Page CSS every table adds on top of theme.CSS.
 # Page CSS every table adds on top of theme.CSS.
@@ -76,6 +77,25 @@ TABLE_CSS = """<style>
 
 class TableLayout:
     """The widgets every table builds alike (a mixin of ``GameTable``)."""
+
+    def _end_parts(self, again: str, tip: str) -> None:
+        """The end panel's parts, which each table boxes its own way: the placing, the breakdown, Play again, the
+        share line."""
+        self.end_summary = html_widget("sk-end-summary")
+        self.breakdown = html_widget("sk-breakdown")
+        self.again_button = button(again, "sk-again", "repeat", tip, "success")
+        self.again_button.on_click(self._on_again)
+        self.share = html_widget("sk-share")
+
+    def _page(self, css: str, main: Sequence[W.Widget], tail: Sequence[W.Widget], game_class: str = "") -> None:
+        """The table's widget: the page CSS (theme, every table's, the game's ``css``), the ``main`` boxes side by
+        side, then ``tail`` (hidden hooks)."""
+        self.main = W.HBox(list(main))
+        self.main.add_class("sk-main")
+        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + css), self.main, *tail])
+        self.widget.add_class("sk-table")
+        if game_class:
+            self.widget.add_class(game_class)
 
     def _game_rows(self, placeholder: str, code_tip: str, new_tip: str) -> W.VBox:
         """The code box and the New / Save / Load row, the same on every table."""

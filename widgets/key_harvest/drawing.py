@@ -30,24 +30,15 @@ class KeyHarvestDrawing:
 
     @guarded
     def _redraw_board(self) -> None:
-        with batch():
-            self.board.draw_static()
-            self.board.forget()
-            self._sync_board()
+        self._redraw_in_full(self.board, self._sync_board)
 
     @guarded
     def _redraw_town(self) -> None:
-        with batch():
-            self.town.draw_static()
-            self.town.forget()
-            self._sync_town()
+        self._redraw_in_full(self.town, self._sync_town)
 
     @guarded
     def _redraw_opponents(self) -> None:
-        with batch():
-            self.opponents.draw_static()
-            self.opponents.forget()
-            self._sync_opponents()
+        self._redraw_in_full(self.opponents, self._sync_opponents)
 
     def _sync_board(self) -> None:
         st = self.state
@@ -103,26 +94,16 @@ class KeyHarvestDrawing:
 
     def _small_sheet(self, state: KeyHarvestState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your board before the move, small: the space of your move ringed in vermillion, the expert's in blue."""
-        spaces = [(m, c) for m, c in ((played, theme.OKABE_ITO["vermillion"]), (best, theme.OKABE_ITO["blue"]))
-                  if isinstance(m, Harvest | PlaceWorker | RemoveWorker)]
-        if not spaces:
+        if not any(isinstance(m, Harvest | PlaceWorker | RemoveWorker) for m in (played, best)):
             return None
         small = CountryBoard(size=14.0)
-        small.widget.remove_class("sk-sheet")
-        small.widget.add_class("sk-luck-sheet")
 
-        def draw() -> None:
-            with batch():
-                small.draw_static()
-                small.forget()
-                small.sync(state, ME, "Your board")
-                for move, colour in spaces:
-                    cx, cy = small.geo.centre(move.code)
-                    ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.85, colour, 3.0,
-                         dashed=move is best)
+        def mark(move: Any, colour: str, dashed: bool) -> None:
+            if isinstance(move, Harvest | PlaceWorker | RemoveWorker):
+                cx, cy = small.geo.centre(move.code)
+                ring(small.canvas["highlight"].ctx, cx, cy, small.geo.size * 0.85, colour, 3.0, dashed=dashed)
 
-        small.canvas.on_ready(draw)
-        return small
+        return self._luck_sheet(small, lambda: small.sync(state, ME, "Your board"), mark, played, best)
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state

@@ -14,7 +14,7 @@ from sheetkit.widgets.key_harvest import art
 from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
-from sheetkit.widgets.table_layout import TABLE_CSS, button, html_widget, row
+from sheetkit.widgets.table_layout import button, html_widget, row
 
 from sheetkit.games.key_harvest import CROPS, KeyHarvestState
 
@@ -185,12 +185,8 @@ class KeyHarvestLayout:
         self.auto.add_class("sk-auto")
         self.auto.observe(self._on_auto, names="value")
 
-        self.end_summary = html_widget("sk-end-summary")
-        self.breakdown = html_widget("sk-breakdown")
-        self.again_button = button("Play this deal again", "sk-again", "repeat", "Same deal, same bots", "success")
+        self._end_parts("Play this deal again", "Same deal, same bots")
         self.again_button.layout = W.Layout(width="auto")
-        self.again_button.on_click(self._on_again)
-        self.share = html_widget("sk-share")
         self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
                               layout=W.Layout(display="none"))
         self.end_box.add_class("sk-end")
@@ -211,11 +207,7 @@ class KeyHarvestLayout:
         # on a wide screen, in a third column); on a narrow screen the panel (the next action) comes first
         self.left = W.VBox([self.board.widget, self.town.widget, self.opponents.widget, self.log])
         self.left.add_class("sk-kh-left")
-        self.main = W.HBox([self.side, self.left])
-        self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KH_CSS), self.main, self.hooks])
-        self.widget.add_class("sk-table")
-        self.widget.add_class("sk-kh")
+        self._page(KH_CSS, [self.side, self.left], [self.hooks], "sk-kh")
 
     def _make_town(self, st: KeyHarvestState) -> TownBoard:
         town = TownBoard(st.num_players)

@@ -48,6 +48,7 @@ class KeyHarvestTable(KeyHarvestLayout, KeyHarvestDrawing, GameTable):
     TITLE = "Key Harvest"
     CODE_EXAMPLE = "KH-0000-0001"
     BOTS = BOTS
+    NEW_GAME = staticmethod(new_game)
     DEFAULT_BOTS = ("greedy", "greedy")
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same starting tiles, counters and bag order"
@@ -100,9 +101,7 @@ class KeyHarvestTable(KeyHarvestLayout, KeyHarvestDrawing, GameTable):
         if len(players) > 4:
             raise RecordError("Key Harvest takes 2 to 4 players")
         try:
-            if code:
-                return new_game(players, code=code)
-            return new_game(players, seed=seed, variant=variant or "standard")
+            return super()._new_game(players, code=code, seed=seed, variant=variant)  # type: ignore[return-value]
         except ValueError as e:   # the engine's player-count check
             raise RecordError(str(e)) from None
 

@@ -28,7 +28,6 @@ from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_base import (
     LOG_LINES,
     ME,
-    TABLE_CSS,
     GameTable,
     button,
     guarded,
@@ -105,6 +104,7 @@ class KingdomTable(GameTable):
     TITLE = "Kingdom Maps"
     CODE_EXAMPLE = "KM-0000-0005"
     BOTS = BOTS
+    NEW_GAME = staticmethod(new_game)
     DEFAULT_BOTS = ()
     SHARE_WHAT = "these dice"
     SHARE_GETS = "the same criteria and the same rolls"
@@ -119,12 +119,6 @@ class KingdomTable(GameTable):
         self._serial = 0
         super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
                          seats=players)
-
-    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
-                  variant: str | None = None) -> KingdomState:
-        if code:
-            return new_game(players, code=code)
-        return new_game(players, seed=seed, variant=variant or "standard")
 
     def _reset_choices(self) -> None:
         self.announcement.clear()
@@ -182,12 +176,7 @@ class KingdomTable(GameTable):
         self.bank_box.add_class("sk-bankbox")
         self.bank_buttons: dict[str, W.Button] = {}
 
-        self.end_summary = html_widget("sk-end-summary")
-        self.breakdown = html_widget("sk-breakdown")
-        self.again_button = button("Play these dice again", "sk-again", "repeat", "Same dice, same criteria, "
-                                    "same bots, a blank map", "success")
-        self.again_button.on_click(self._on_again)
-        self.share = html_widget("sk-share")
+        self._end_parts("Play these dice again", "Same dice, same criteria, same bots, a blank map")
         self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
                               layout=W.Layout(display="none"))
         self.end_box.add_class("sk-end")
@@ -219,11 +208,7 @@ class KingdomTable(GameTable):
         self.bottom.add_class("sk-km-bottom")
         self.left = W.VBox([self.sheet.widget, self.bottom])
         self.left.add_class("sk-km-left")
-        self.main = W.HBox([self.left, self.side])
-        self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KM_CSS), self.main, self.hooks])
-        self.widget.add_class("sk-table")
-        self.widget.add_class("sk-km")
+        self._page(KM_CSS, [self.left, self.side], [self.hooks], "sk-km")
 
     def _make_sheet(self, st: KingdomState) -> KingdomSheet:
         sheet = KingdomSheet(st.board, st.uses_each, criteria=len(st.params.criteria or ()) or 4,
@@ -395,16 +380,11 @@ class KingdomTable(GameTable):
     # ----- drawing --------------------------------------------------------------------------
     @guarded
     def _redraw_sheet(self) -> None:
-        with batch():
-            self.sheet.draw_static()
-            self.sheet.forget()
-            self.sheet.sync(self.state, ME)
+        self._redraw_in_full(self.sheet, lambda: self.sheet.sync(self.state, ME))
 
     @guarded
     def _redraw_dice(self) -> None:
-        with batch():
-            self.dice.forget()
-            self._sync_dice()
+        self._redraw_in_full(self.dice, self._sync_dice, printed=False)
 
     def _sync_dice(self) -> None:
         st = self.state
@@ -447,24 +427,17 @@ class KingdomTable(GameTable):
 
     def _small_sheet(self, state: KingdomState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your map before the move, small: your hex ringed in vermillion, the expert's dashed in blue."""
+        if not (isinstance(played, Place) or isinstance(best, Place)):
+            return None
         small = KingdomSheet(state.board, state.uses_each, criteria=len(state.params.criteria or ()) or 4,
                              powers=state.params.powers, questions=state.params.questions, size=19.0)
-        small.widget.remove_class("sk-sheet")
-        small.widget.add_class("sk-luck-sheet")
 
-        def draw() -> None:
-            with batch():
-                small.draw_static()
-                small.forget()
-                small.sync(state, ME, interactive=False)
-                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
-                                             (best, theme.OKABE_ITO["blue"], True)):
-                    if isinstance(move, Place):
-                        cx, cy = small.geometry.cell_center(move.q, move.r)
-                        ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
+        def mark(move: Any, colour: str, dashed: bool) -> None:
+            if isinstance(move, Place):
+                cx, cy = small.geometry.cell_center(move.q, move.r)
+                ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
 
-        small.canvas.on_ready(draw)
-        return small if isinstance(played, Place) or isinstance(best, Place) else None
+        return self._luck_sheet(small, lambda: small.sync(state, ME, interactive=False), mark, played, best)
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state
