@@ -43,7 +43,7 @@ def test_a_tap_on_a_cell_with_a_road_is_refused_with_the_engines_words_and_chang
     assert st.fingerprint() == before
 
 
-def test_a_tap_beside_the_grid_or_a_second_road_on_one_card_is_refusal():
+def test_a_tap_beside_the_grid_or_a_second_road_on_one_card_is_refused():
     st = flipped(players=2)
     assert refusal(intent.cell_click, st, 0, None).code == "off-grid"
     st.apply(0, Draw(0, 0))

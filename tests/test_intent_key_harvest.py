@@ -126,7 +126,7 @@ def test_a_store_tile_buys_it_and_the_engine_checks_the_payment():
     assert e.value.code == "cannot-pay"
 
 
-def test_not_your_move_and_the_screen_being_passed_are_refusal():
+def test_not_your_move_and_the_screen_being_passed_are_refused():
     s = table(active=1)
     assert str(refusal(intent.acting_seat, s, 0, None, True)) == f"wait: {s.players[1]} is to act"
     assert "press Next step" in str(refusal(intent.acting_seat, s, 0, None, False))

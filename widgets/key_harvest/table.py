@@ -1,8 +1,10 @@
 """The playable Key Harvest table: your country board, the town and the stores, your screen, bots, the log.
 
 The table only asks the engine (``legal_actions``, ``legal_spaces``, ``check``, ``apply``, ``undo``,
-``breakdown``...) and draws the answer; it never decides a rule. Every handler is guarded: a
-problem becomes a plain message in the status line, never a traceback.
+``breakdown``...) and draws the answer; it never decides a rule. What a click or a button means
+now is ``intent.py`` (with the bid/worker composer), the widgets are built in ``layout.py`` and
+drawn in ``drawing.py``; this class joins them to the game flow. Every handler is guarded: a
+problem becomes the engine's words in the status line, never a traceback.
 
 A turn at this table: the action buttons say what is still allowed (one or two different actions,
 never Buy after Bid); click your unharvested tiles to harvest a group, pick a worker and click a
