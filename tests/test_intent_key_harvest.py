@@ -40,7 +40,7 @@ def test_a_counter_you_do_not_have_and_an_empty_bid_are_refused_and_the_bid_stay
     c = Composer()
     assert "registry tile" in str(refusal(intent.add_counter, s, 0, c, 0))   # no tile chosen yet
     intent.town_click(s, 0, c, ("registry", s.registry[0]))
-    assert "is empty" in str(refusal(intent.confirm_bid, s, 0, c))
+    assert str(refusal(intent.confirm_bid, s, 0, c)) == "a bid needs at least one counter"     # the engine's words
     intent.add_counter(s, 0, c, 0)
     e = refusal(intent.add_counter, s, 0, c, 0)
     assert str(e) == "You have only 1 wine behind your screen."

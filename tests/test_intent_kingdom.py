@@ -38,6 +38,14 @@ def test_terrain_then_die_or_die_then_terrain_make_the_same_announcement():
     assert intent.press_terrain(st, 0, b, FOREST) == Announce(FOREST, 4)
 
 
+def test_a_terrain_out_of_turn_or_after_the_announcement_is_refused_in_the_engines_words():
+    st = dealt(["Ann", "You"], [1, 3, 4])
+    assert str(refusal(intent.press_terrain, st, 1, Announcement(), FOREST)) == "wait for Ann to announce the terrain"
+    st.apply(0, Announce(FOREST, 4))
+    e = refusal(intent.press_terrain, st, 1, Announcement(), FOREST)
+    assert str(e) == "the terrain is already announced this turn"
+
+
 def test_a_hex_before_announcing_is_refused_in_the_engines_words():
     st = dealt(["You", "Bob"], [1, 3, 4])
     before = st.fingerprint()

@@ -187,9 +187,11 @@ def confirm_bid(state: KeyHarvestState, p: int, c: Composer) -> Move:
     """Confirm the bid built (or the land sale's payment)."""
     if c.tile is None:
         raise IllegalAction("First click a registry tile to bid for.", "no-tile")
-    if sum(c.bid) == 0:
-        raise IllegalAction(f"Your bid for {c.tile} is empty: click at least one of your counters.", "empty-bid")
     pay = c.payment()
+    if sum(pay) == 0 and c.mode != "sale":
+        state.check(p, Bid(c.tile, pay))       # the engine says why: a bid needs at least one counter
+    if sum(pay) == 0:
+        raise IllegalAction(f"Your payment for {c.tile} is empty: click your counters.", "empty-bid")
     return Move(Choose(c.tile, pay) if c.mode == "sale" else Bid(c.tile, pay))
 
 

@@ -60,11 +60,8 @@ def beside_map_click(state: KingdomState, seat: int, part: tuple[str, Any] | Non
 
 def press_terrain(state: KingdomState, seat: int, a: Announcement, terrain: int) -> Announce | None:
     """A terrain button: chosen for the announcement (the move once a die is chosen too)."""
-    if not announcing(state, seat):
-        if state.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        raise IllegalAction("You choose the terrain when it is your turn to announce.", "not-announcing")
-    state.check(seat, Announce(terrain, state.dice[0]))   # the engine explains a terrain with no uses left
+    # the engine says why not: not your turn to announce, the terrain announced already, no uses left
+    state.check(seat, Announce(terrain, state.dice[0] if state.dice else 1))
     a.terrain = terrain
     return _announce_if_ready(state, a)
 
