@@ -14,16 +14,16 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
 from sheetkit.widgets.live import SWITCH_INTERVAL, _deferring_loop, close_widget
+from sheetkit.widgets.off_click import WorkerThread
 
 from sheetkit.analysis.luck import Cancelled, Decision, LuckBudget, LuckReport, analyse
 
-_pool: ThreadPoolExecutor | None = None
+_WORKER = WorkerThread("sk-luck")
 
 CSS = f"""<style>
 .sk-luck {{ font-family: {theme.FONT_INK}; color: {theme.INK}; max-width: 760px; gap: 6px; }}
@@ -60,13 +60,6 @@ COLOURS = {"you": theme.OKABE_ITO["vermillion"], "expert": theme.OKABE_ITO["blue
 
 # What the hindsight search is told in advance, per game (the bar's label)
 KNOWN = {"avenue": "cards known", "kingdom-maps": "dice known", "key-harvest": "bag order known"}
-
-
-def _worker() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-luck")
-    return _pool
 
 
 class LuckPanel:
@@ -170,7 +163,7 @@ class LuckPanel:
             except RuntimeError:   # the kernel's loop is closed: nobody to show it to
                 pass
 
-        _worker().submit(work)
+        _WORKER.submit(work)
 
     def _progress(self, fraction: float, words: str, stop: threading.Event | None = None) -> None:
         if stop is not None and stop is not self._stop:

@@ -52,6 +52,14 @@ FONT_PRINT = "Georgia, 'DejaVu Serif', 'Liberation Serif', serif"
 FONT_INK = "'Trebuchet MS', 'Liberation Sans', 'DejaVu Sans', Arial, sans-serif"
 
 
+def tint(colour: str, amount: float) -> str:
+    """``colour`` mixed with paper white (amount 0: the colour, 1: paper)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    pr, pg, pb = (int(PAPER[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (p - c) * amount) for c, p in ((r, pr), (g, pg), (b, pb))]
+    return "#{:02X}{:02X}{:02X}".format(*mix)
+
+
 def font(size: float, family: str = FONT_PRINT, weight: str = "") -> str:
     """A canvas font string, e.g. font(14, FONT_INK, 'bold')."""
     return f"{weight + ' ' if weight else ''}{size:g}px {family}"
