@@ -144,7 +144,7 @@ def test_evaluate_values_any_list_of_legal_moves():
 
 
 def test_expert_beats_greedy_on_average():
-    """Smoke test of strength (the full figures: benchmarks/strength_key_harvest.py): on 6 two-player deals,
+    """Smoke test of strength (the full figures: benchmarks/bot_strength.py --game key-harvest): on 6 two-player deals,
     seats alternating, the expert's mean margin over the greedy bot is positive and it wins most games."""
     margins, wins = [], 0
     for g in range(6):

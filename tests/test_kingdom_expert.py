@@ -137,7 +137,7 @@ def test_greedy_rollouts_take_over_drawings_from_any_state(seed: int) -> None:
 
 
 def test_expert_beats_greedy_on_average() -> None:
-    """A smoke test of strength (the full figure: benchmarks/strength_kingdom_maps.py)."""
+    """A smoke test of strength (the full figure: benchmarks/bot_strength.py --game kingdom-maps)."""
     diffs = []
     for seed in range(4):
         greedy = play_out(KingdomState(players=1, seed=seed), [GreedyBot()], fast=True).scores()[0]

@@ -66,6 +66,22 @@ def all_moves(state: KeyHarvestState, player: int) -> list[KeyHarvestAction]:
     return out
 
 
+def count_moves(state: KeyHarvestState, player: int) -> int:
+    """How many moves ``all_moves`` would list, without listing them (the bid mixes multiply)."""
+    others, bid_codes, groups = 0, set(), set()
+    for a in state.legal_actions(player):
+        if isinstance(a, Harvest):
+            groups.add(B.component(B.BIT[a.code], state._up[player]))
+        elif isinstance(a, Bid):
+            bid_codes.add(a.code)
+        else:
+            others += 1
+    mixes = 1
+    for k in state.counters[player]:
+        mixes *= k + 1
+    return others + len(groups) + len(bid_codes) * (mixes - 1)
+
+
 def _seat_bots(state: KeyHarvestState, player: int, opponents: Sequence[Bot | None] | None) -> list[Any]:
     n = state.num_players
     if opponents is None:
@@ -107,6 +123,10 @@ def _exhaustive(state: KeyHarvestState, player: int, bots: list[Any], limit: int
         _to_me(s, player, bs)
         if s.phase == "over":
             return s.total(player), []
+        # Every move of a node is tried, so a node wider than what is left of the limit fails anyway:
+        # fail before listing it (a bid's counter mixes can run to tens of thousands).
+        if count[0] + count_moves(s, player) > limit:
+            raise _TooBig
         top: tuple[int, list[Any]] | None = None
         for a in all_moves(s, player):
             count[0] += 1
