@@ -211,6 +211,14 @@ def _met(ok: bool) -> str:
     return "MET" if ok else "NOT MET"
 
 
+def _verdict(ok: bool, n: int, wanted: int, unit: str = "deals", settled: bool = False) -> str:
+    """MET / NOT MET at full size; a partial run only says whether the figure holds on what is done."""
+    if n >= wanted:
+        return _met(ok)
+    return (f"{'holds' if ok else 'does not hold'} on the {n:,} {unit} done — not measured at full size (partial)"
+            + ("; the whole 95% interval is past the target already" if settled else ""))
+
+
 def _of(n: int, wanted: int, unit: str = "deals") -> str:
     return f"{n:,} {unit}" if n >= wanted else f"{n:,} of the {wanted:,} {unit} asked for (partial)"
 
@@ -267,7 +275,7 @@ def solo_report(game: str, deals: list[dict[str, Any]], wanted: int, seed: int) 
         if (a, b) == (hi, lo):
             ok = d.estimate >= cfg["margin"] and d.low > 0
             print(f"   target {a} − {b} ≥ +{cfg['margin']:g} with the interval above 0 on {cfg['deals']:,} deals: "
-                  f"{_met(ok)}{'' if n >= cfg['deals'] else f' on the {n:,} deals done (partial)'}")
+                  f"{_verdict(ok, n, cfg['deals'], settled=d.low >= cfg['margin'])}")
             out["target"] = {"pair": [a, b], "diff": round(d.estimate, 3), "low": round(d.low, 3),
                              "high": round(d.high, 3), "margin": cfg["margin"], "met": ok,
                              "full_size": n >= cfg["deals"]}
@@ -301,9 +309,9 @@ def table_report(game: str, players: int, deals: list[dict[str, Any]], wanted: i
     out["paired_diff"] = {"diff": round(d.estimate, 3), "low": round(d.low, 3), "high": round(d.high, 3)}
     if target is not None:
         ok = out["expert"]["win_share"] >= target
-        print(f"   target expert wins ≥ {target:.0%} on {wanted:,} games: {_met(ok)}"
-              f"{'' if n >= wanted else f' on the {n:,} games done (partial)'}")
-        out["target"] = {"share": target, "met": ok, "full_size": n >= wanted}
+        print(f"   target expert wins ≥ {target:.0%} on {TABLES[game]['deals']:,} games: "
+              f"{_verdict(ok, n, TABLES[game]['deals'], 'games', settled=out['expert']['low'] >= target)}")
+        out["target"] = {"share": target, "met": ok, "full_size": n >= TABLES[game]["deals"]}
     out["speed"] = {"expert": speed_line("expert", [t for x in deals for t in x["times"]], n)}
     return out
 
