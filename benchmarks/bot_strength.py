@@ -141,21 +141,42 @@ def table_deal(game: str, seed: int, k: int, players: int, budget: float) -> dic
     return out
 
 
-def hindsight_deal(game: str, seed: int, k: int, players: int, budget: float) -> dict[str, Any]:
-    """The hindsight search on deal k, in the measured seat against the same opponents; its process time."""
+class Recorder:
+    """A bot that keeps its moves (the expert's game, the hindsight search's baseline)."""
+
+    def __init__(self, bot: Any) -> None:
+        self.bot, self.name, self.moves = bot, getattr(bot, "name", "bot"), []
+
+    def act(self, state: Any, player: int) -> Any:
+        move = self.bot.act(state, player)
+        self.moves.append(move)
+        return move
+
+
+def hindsight_deal(game: str, seed: int, k: int, players: int, budget: float, expert_budget: float) -> dict[str, Any]:
+    """The hindsight search on deal k, in the measured seat against the same opponents; its process time.
+
+    The expert's game on the deal (the same game as the deal's record) is played first and given to the search
+    as its baseline, so the search starts from it and never ends below it; its time is not counted.
+    """
     spec = get_game(game)
     s = game_seed(seed, k)
     seat = k % players
+    bots = _opponents(spec, players, s, seat)
+    expert = bots[seat] = Recorder(_bot(spec, "expert", derive_seed(s, "bot", seat), expert_budget))
+    played = play_out(_fresh(spec, players, s), bots, fast=True)
     t0 = time.process_time()
-    found = spec.hindsight(_fresh(spec, players, s), seat, _opponents(spec, players, s, seat), budget)
-    return {"score": int(found.score), "exact": bool(found.exact), "cpu": round(time.process_time() - t0, 3)}
+    found = spec.hindsight(_fresh(spec, players, s), seat, _opponents(spec, players, s, seat), budget,
+                           baseline=expert.moves)
+    return {"score": int(found.score), "exact": bool(found.exact), "cpu": round(time.process_time() - t0, 3),
+            "seeded": True, "expert": int(played.scores()[seat])}
 
 
-def run_job(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
+def run_job(job: tuple[str, str, int, int, int, float, float]) -> dict[str, Any]:
     """One unit of work (runs in a worker): a deal's bot games or its hindsight search."""
-    game, kind, seed, k, players, budget = job
+    game, kind, seed, k, players, budget, expert_budget = job
     if kind == "hindsight":
-        rec = hindsight_deal(game, seed, k, players, budget)
+        rec = hindsight_deal(game, seed, k, players, budget, expert_budget)
     elif game in SOLO:
         rec = solo_deal(game, seed, k, budget)
     else:
@@ -165,7 +186,9 @@ def run_job(job: tuple[str, str, int, int, int, float]) -> dict[str, Any]:
 
 # ----- the results file ------------------------------------------------------------------------------------
 def _key(r: dict[str, Any]) -> tuple[str, str, int, int, int, float]:
-    return (r["game"], r["kind"], r["seed"], r["k"], r["players"], float(r["budget"]))
+    # A hindsight search run before the searches took the expert's game as their baseline is kept apart.
+    kind = "hindsight-alone" if r["kind"] == "hindsight" and not r.get("seeded") else r["kind"]
+    return (r["game"], kind, r["seed"], r["k"], r["players"], float(r["budget"]))
 
 
 def load_results(path: Path) -> dict[tuple[str, str, int, int, int, float], dict[str, Any]]:
@@ -181,7 +204,7 @@ def load_results(path: Path) -> dict[tuple[str, str, int, int, int, float], dict
     return got
 
 
-def run_jobs(jobs: list[tuple[str, str, int, int, int, float]], path: Path, workers: int) -> None:
+def run_jobs(jobs: list[tuple[str, str, int, int, int, float, float]], path: Path, workers: int) -> None:
     """Run the jobs, appending each record to ``path`` as it finishes (in order, so a stopped run keeps a prefix)."""
     if not jobs:
         return
@@ -329,6 +352,9 @@ def skill_row(game: str, players: int, deals: list[dict[str, Any]], hind: list[d
             continue
         b, e = (d["scores"]["random"], d["scores"]["expert"]) if game in SOLO else \
             (d["random"]["score"], d["expert"]["score"])
+        if h.get("expert", e) != e:
+            print(f"   warning: deal {h['k']}: the expert's game replayed for the search scored {h['expert']}, "
+                  f"its record {e}")
         raised += h["score"] < e
         rows.append((b, e, max(h["score"], e), h["exact"] and h["score"] >= e, h["cpu"]))
     if len(rows) < 2:
@@ -429,9 +455,9 @@ def main(argv: list[str] | None = None) -> int:
             for k in range(wanted):
                 for players in tables:
                     if not a.no_bots and (game, "deal", a.seed, k, players, a.budget) not in done:
-                        jobs.append((game, "deal", a.seed, k, players, a.budget))
+                        jobs.append((game, "deal", a.seed, k, players, a.budget, a.budget))
                     if k < hind and (game, "hindsight", a.seed, k, players, 1.0) not in done:
-                        jobs.append((game, "hindsight", a.seed, k, players, 1.0))
+                        jobs.append((game, "hindsight", a.seed, k, players, 1.0, a.budget))
             print(f"{get_game(game).title}: {len(jobs)} jobs to run, results in {path}", file=sys.stderr)
             run_jobs(jobs, path, max(1, a.workers))
             done = load_results(path)
@@ -441,8 +467,8 @@ def main(argv: list[str] | None = None) -> int:
             deals = sorted((r for r in done.values() if r["kind"] == "deal" and r["game"] == game and
                             r["seed"] == a.seed and r["players"] == players and r["budget"] == a.budget
                             and r["k"] < wanted), key=lambda r: r["k"])
-            hs = [r for r in done.values() if r["kind"] == "hindsight" and r["game"] == game and
-                  r["seed"] == a.seed and r["players"] == players]
+            hs = [r for r in done.values() if r["kind"] == "hindsight" and r.get("seeded") and r["game"] == game
+                  and r["seed"] == a.seed and r["players"] == players and r["k"] < wanted]
             if game in SOLO:
                 entry["strength"]["1"] = solo_report(game, deals, wanted, a.seed)
             else:

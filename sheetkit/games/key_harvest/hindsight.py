@@ -63,9 +63,9 @@ def all_moves(state: KeyHarvestState, player: int) -> list[KeyHarvestAction]:
                 bid_codes.append(a.code)
         else:
             out.append(a)
-    mine = state.counters[player]
-    mixes = [m for m in product(*(range(k + 1) for k in mine)) if sum(m)]
-    out += [Bid(code, tuple(m)) for code in bid_codes for m in mixes]  # type: ignore[arg-type]
+    if bid_codes:  # (the mixes run to tens of thousands with many counters: list them only when bidding)
+        mixes = [m for m in product(*(range(k + 1) for k in state.counters[player])) if sum(m)]
+        out += [Bid(code, tuple(m)) for code in bid_codes for m in mixes]  # type: ignore[arg-type]
     return out
 
 
