@@ -144,7 +144,7 @@ def test_evaluate_values_any_list_of_legal_moves():
 
 
 def test_expert_beats_greedy_on_average():
-    """Smoke test of strength (the full figures: benchmarks/strength_key_harvest.py): on 6 two-player deals,
+    """Smoke test of strength (the full figures: benchmarks/bot_strength.py --game key-harvest): on 6 two-player deals,
     seats alternating, the expert's mean margin over the greedy bot is positive and it wins most games."""
     margins, wins = [], 0
     for g in range(6):
@@ -244,3 +244,31 @@ def test_hindsight_scores_at_least_the_expert_on_the_same_deals():
         assert r.score >= greedy
         hs.append(r.score)
     assert sum(hs) >= sum(ex)
+
+
+def test_hindsight_given_the_experts_game_never_scores_below_it():
+    """On this 4-player deal the search alone ends below the expert (14 < 16); told the expert's game as its
+    baseline it cannot, and its moves still replay to its score."""
+    seat, g = 0, 0
+
+    def table():
+        return [None if q == seat else GreedyBot(seed=derive_seed(g, "bot", q)) for q in range(4)]
+
+    bots, moves = table(), []
+    bots[seat] = ExpertBot(seed=g, budget=0.25)
+    s = new_game(4, seed=700, params=QUICK)
+    while not s.is_terminal():
+        if s.is_chance_node():
+            s.apply_chance()
+            continue
+        q = s.current_players()[0]
+        a = bots[q].act(s, q)
+        if q == seat:
+            moves.append(a)
+        s.apply(q, a)
+    played = s.total(seat)
+    alone = hindsight(new_game(4, seed=700, params=QUICK), seat, table())
+    assert alone.score < played  # the case the baseline is for
+    seeded = hindsight(new_game(4, seed=700, params=QUICK), seat, table(), baseline=moves)
+    assert seeded.score >= played
+    assert replay(new_game(4, seed=700, params=QUICK), seat, seeded.actions, table()).total(seat) == seeded.score

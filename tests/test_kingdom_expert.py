@@ -137,7 +137,7 @@ def test_greedy_rollouts_take_over_drawings_from_any_state(seed: int) -> None:
 
 
 def test_expert_beats_greedy_on_average() -> None:
-    """A smoke test of strength (the full figure: benchmarks/strength_kingdom_maps.py)."""
+    """A smoke test of strength (the full figure: benchmarks/bot_strength.py --game kingdom-maps)."""
     diffs = []
     for seed in range(4):
         greedy = play_out(KingdomState(players=1, seed=seed), [GreedyBot()], fast=True).scores()[0]
@@ -233,3 +233,34 @@ def test_hindsight_against_opponents_replays_against_the_same_opponents() -> Non
         for p in state.current_players():
             state.apply(p, next(moves) if p == 0 else opponent.act(state, p))
     assert state.scores()[0] == got.score and next(moves, None) is None
+
+
+class Recorder:
+    """A bot that keeps the moves of the bot it wraps."""
+
+    def __init__(self, bot: ExpertBot) -> None:
+        self.bot, self.name, self.moves = bot, bot.name, []
+
+    def act(self, state: KingdomState, player: int) -> object:
+        move = self.bot.act(state, player)
+        self.moves.append(move)
+        return move
+
+
+def test_hindsight_given_the_experts_game_never_scores_below_it() -> None:
+    """On deal 7 a narrow search alone ends below the expert (171 < 183); seeded with the expert's game it cannot."""
+    expert = Recorder(ExpertBot(seed=7, budget=0.25))
+    played = play_out(KingdomState(players=1, seed=7), [expert], fast=True).scores()[0]
+    alone = hindsight(KingdomState(players=1, seed=7), 0, budget=0.34)
+    assert alone.score < played  # the case the seed is for: the one-game judge dropped the expert's line
+    seeded = hindsight(KingdomState(players=1, seed=7), 0, budget=0.34, baseline=expert.moves)
+    assert seeded.score >= played
+    assert replay_score(KingdomState(players=1, seed=7), seeded.actions) == seeded.score
+
+
+def test_hindsight_without_a_baseline_never_scores_below_the_greedy_bot() -> None:
+    for seed in (3, 8):
+        greedy = play_out(KingdomState(players=1, seed=seed), [GreedyBot()], fast=True).scores()[0]
+        got = hindsight(KingdomState(players=1, seed=seed), 0, width=1, options=1, groups=1)
+        assert got.score >= greedy
+        assert replay_score(KingdomState(players=1, seed=seed), got.actions) == got.score

@@ -207,6 +207,47 @@ def test_every_package_folder_is_in_the_wheel():
     assert folders - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
 
 
+def toolkit_imports(path: Path) -> list[str]:
+    """The widget toolkits (ipywidgets, ipycanvas, IPython) a file imports itself."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        found += [m for m in mods if m.split(".")[0] in {"ipywidgets", "ipycanvas", "IPython"}]
+    return found
+
+
+def widget_free(name: str, graph: dict[str, set[str]]) -> list[str]:
+    """What makes module ``name`` need a widget toolkit: each module it loads (itself included) that imports one."""
+    seen, todo, wrong = set(), [name], []
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        wrong += [f"{m} imports {t}" for t in toolkit_imports(MODULES[m])]
+        todo.extend(graph.get(m, ()))
+    return wrong
+
+
+INTENT = sorted(n for n in MODULES if n.startswith("sheetkit.widgets.") and n.rsplit(".", 1)[-1] == "intent")
+
+
+def test_every_table_has_an_intent_layer_that_runs_without_a_widget():
+    """What a click means (widgets/<game>/intent.py) is plain Python over the engine: tested without a browser, and
+    nothing it loads imports ipywidgets or ipycanvas (docs/architecture.md, the tables)."""
+    assert {n.split(".")[2] for n in INTENT} >= {"avenue", "kingdom_maps", "key_harvest"}
+    wrong = [w for n in INTENT for w in widget_free(n, GRAPH)]
+    assert not wrong, wrong
+
+
+def test_the_widget_free_check_can_fail():
+    """An intent layer that reached for a widget module would be reported."""
+    fake = {k: set(v) for k, v in GRAPH.items()}
+    fake[INTENT[0]].add("sheetkit.widgets.table_layout")
+    assert widget_free(INTENT[0], fake)
+
+
 def test_the_architecture_doc_draws_these_floors_and_names_every_module():
     """docs/architecture.md gives each package the floor ``FLOOR`` gives it, and its core and analysis rows and
     its widget map name every module on disk (a new module is added to the map with its job)."""

@@ -11,8 +11,9 @@ from sheetkit.widgets.avenue import text as words
 
 from sheetkit.analysis import avenue_review as review
 from sheetkit.analysis.exact import avenue_round_length
+from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
-from sheetkit.games.avenue import Draw, GreedyBot, RandomBot, new_game
+from sheetkit.games.avenue import BOTS, Draw, GreedyBot, RandomBot, new_game
 from sheetkit.games.avenue.titles import TITLES, title_for, title_table
 
 REPO = Path(__file__).resolve().parents[1]
@@ -119,3 +120,14 @@ def test_the_chance_the_next_card_ends_the_round_counts_the_yellows_still_face_d
     assert review.chance_round_ends_next(g) == Fraction(22 - flipped_yellow, g.road_deck.remaining())
     assert "next card ends the round" in words.round_info(g)
     assert "appears when round 1 ends" in avenue_plots.round_ends(g)[0]
+
+
+def test_same_deck_scores_include_the_expert_by_default():
+    """The review's same-deck bars put the expert bot (the strongest) beside you, on the very same cards."""
+    g = finished((RandomBot(3), GreedyBot()))
+    rows = review.same_deck_scores(g)
+    assert sorted(r["kind"] for r in rows) == ["expert", "greedy", "montecarlo", "random", "you"]
+    expert = next(r for r in rows if r["kind"] == "expert")
+    bot = BOTS["expert"](seed=derive_seed(g.seed, "review", "expert"))
+    solo = play_out(new_game(["Expert bot"], seed=g.seed), [bot])
+    assert expert["total"] == solo.total(0) and expert["final"]

@@ -92,9 +92,12 @@ def _fresh(state: AvenueState, players: list[str]) -> AvenueState:
     return AvenueState(state.params, players, seed=state.seed, deal=state.deal)
 
 
-def same_deck_scores(state: AvenueState, bots: tuple[str, ...] = ("random", "greedy", "montecarlo"),
+SAME_DECK_BOTS = ("random", "greedy", "montecarlo", "expert")
+
+
+def same_deck_scores(state: AvenueState, bots: tuple[str, ...] = SAME_DECK_BOTS,
                      player: int = 0) -> list[dict[str, Any]]:
-    """Your score beside each bot playing the same deck alone; rows sorted best first."""
+    """Your score beside each bot playing the same deck alone (the expert too: a few seconds); best first."""
     rows = [{"who": state.players[player] if state.players[player] != "You" else "You", "kind": "you",
              "total": state.total(player), "boxes": list(state.boxes[player]),
              "castles": state.castle_scores(player), "final": state.is_terminal()}]

@@ -28,6 +28,7 @@ Deal k is dealt from ``game_seed(seed, k)``, as in every other batch here, so a 
 from __future__ import annotations
 
 import contextlib
+import inspect
 import math
 import time
 from collections.abc import Callable, Iterator, Mapping, Sequence
@@ -149,21 +150,37 @@ def deal_scores(game: str, params: Any, players: int, who: Lineup, seed: int, k:
     def table(me: Bot | None) -> list[Any]:
         return [me if p == seat else spec.bots[who.opponent](seed=derive_seed(s, "bot", p)) for p in range(players)]
 
-    def play(bot: str, bot_seed: int) -> int:
+    def play(bot: str, bot_seed: int, moves: list[Any] | None = None) -> int:
         state = fresh()
         options = {"budget": who.expert_budget} if bot == "expert" and who.expert_budget != 1.0 else {}
-        play_out(state, table(spec.bots[bot](seed=bot_seed, **options)), fast=True)
+        me = spec.bots[bot](seed=bot_seed, **options)
+        play_out(state, table(_Recorder(me, moves) if moves is not None else me), fast=True)
         return int(state.scores()[seat])
 
     own = derive_seed(s, "bot", seat)
     b = play(who.beginner, own)
-    e = play(who.expert, own)
+    expert_moves: list[Any] = []
+    e = play(who.expert, own, expert_moves)
     if who.hindsight_standin or spec.hindsight is None:
         runs = [play(who.standin_bot, derive_seed(s, "hindsight-standin", j)) for j in range(who.standin_runs - 1)]
         h = max([e, *runs])
         return b, e, h, False
-    found = spec.hindsight(fresh(), seat, table(None), who.budget)
+    # The expert's game seeds the search where the game's hindsight takes one, so it never ends below it.
+    extra = {"baseline": expert_moves} if "baseline" in inspect.signature(spec.hindsight).parameters else {}
+    found = spec.hindsight(fresh(), seat, table(None), who.budget, **extra)
     return b, e, max(int(found.score), e), bool(found.exact) and int(found.score) >= e
+
+
+class _Recorder:
+    """A bot that keeps its seat's moves (the expert's game, for the hindsight search's baseline)."""
+
+    def __init__(self, bot: Bot, moves: list[Any]) -> None:
+        self.bot, self.moves, self.name = bot, moves, getattr(bot, "name", "bot")
+
+    def act(self, state: Any, player: int) -> Any:
+        move = self.bot.act(state, player)
+        self.moves.append(move)
+        return move
 
 
 @dataclass(frozen=True)

@@ -66,7 +66,7 @@ def round_ends(state: AvenueState) -> list[Any]:
     return [fig, "<div>" + "<br>".join(lines) + "</div>" + note]
 
 
-def same_deck(state: AvenueState, bots: tuple[str, ...] = ("random", "greedy", "montecarlo")) -> list[Any]:
+def same_deck(state: AvenueState, bots: tuple[str, ...] = review.SAME_DECK_BOTS) -> list[Any]:
     """Your final score beside each bot playing the same deck alone."""
     if not state.is_terminal():
         return ["<i>Finish the game to see how the bots do on the very same cards.</i>"]

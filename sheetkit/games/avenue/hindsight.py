@@ -7,7 +7,8 @@ tries its ten most promising cells (by the greedy value) and a peek, each result
 greedy player who knows the farm order, and the eight lines whose finished games score best (at most
 two grown from the same line) go on to the next card. Four beams run, each with its own finishing
 player, and the best line of all counts. Every finished line is a real game, so the best one found is
-an honest "at least" score, and its moves replay to it.
+an honest "at least" score, and its moves replay to it. Given ``baseline`` (a game already played on the
+deal, say the expert's), the answer is never below that game.
 """
 
 from __future__ import annotations
@@ -20,7 +21,7 @@ from sheetkit.core.play import step_table
 from sheetkit.core.protocol import Bot, HindsightResult
 from sheetkit.games.avenue.greedy import W_LATER, W_LOOSE, W_NOW, W_PEEKED
 from sheetkit.games.avenue.layout import FARM_LETTERS
-from sheetkit.games.avenue.plan import PASS, PEEK, Line, cell_values, to_action
+from sheetkit.games.avenue.plan import PASS, PEEK, Line, cell_values, to_action, to_move
 from sheetkit.games.avenue.state import AvenueState
 
 BEAM = 8              # lines kept per card at budget 1.0, in each of the beams
@@ -162,12 +163,23 @@ def _beam(line: Line, width: int, keep: int, profiles: Sequence[Profile]) -> tup
     return best, best_moves
 
 
+def _replay(line: Line, moves: Sequence[int]) -> int | None:
+    """The final total of ``moves`` played on a copy of ``line``; None when they do not fit (not legal, too few)."""
+    sim = line.copy()
+    for m in moves:
+        if sim.over() or m not in sim.moves():
+            return None
+        sim.play(m)
+    return sim.total() if sim.over() else None
+
+
 def hindsight(state: AvenueState, player: int = 0, opponents: Sequence[Bot | None] | None = None,
-              budget: float = 1.0) -> HindsightResult:
+              budget: float = 1.0, baseline: Sequence[Any] | None = None) -> HindsightResult:
     """The best score found for ``player`` knowing the whole deal of ``state`` (a game not yet begun or under way).
 
     Avenue's sheets never touch, so ``opponents`` cannot change this player's score and are not consulted.
     Small games are searched completely (``exact=True``); full games by beam search (an "at least" score).
+    ``baseline``: ``player``'s moves of a game played on this deal (e.g. the expert's); never scored below.
     """
     if budget <= 0:
         raise ValueError(f"budget must be positive, not {budget}")
@@ -197,4 +209,9 @@ def hindsight(state: AvenueState, player: int = 0, opponents: Sequence[Bot | Non
                 score, moves = found, line_moves
         exact = False
     cols = state.geo.cols
+    if baseline is not None and not exact:
+        given = [to_move(a, cols) for a in baseline]
+        got = _replay(line, given)
+        if got is not None and got > score:
+            score, moves = got, given
     return HindsightResult(score, tuple(to_action(m, cols) for m in moves), exact=exact)

@@ -8,11 +8,13 @@ they play, only its own moves.
 
 How it searches, knowing everything:
 
-- **Rollout improvement** over the greedy bot: at each of its decisions it plays every candidate
+- **Rollout improvement** over a known line: at each of its decisions it plays every candidate
   (the expert's list) out to the end with the greedy bot in its own seat and copies of the real
-  opponents in theirs, and keeps the move whose game ends best for it. Those playouts are exact
-  (nothing is sampled), and the greedy move is always among the candidates, so the line it plays
-  never ends below what the greedy bot would have scored on the deal.
+  opponents in theirs. Those playouts are exact (nothing is sampled), so each is a whole game it could
+  play; it keeps the best such game found so far (at first the greedy bot's game on the deal, or
+  ``baseline`` — a game already played on the deal, say the expert's — when that scores more) and
+  follows it until a candidate's game ends higher. So the line it plays never ends below the greedy
+  bot's game nor the baseline's.
 - **Exhaustively** at the very end: once every player has at most one turn left, every sequence of
   its own moves (every bid mix included) is tried against the opponents' replies, up to a node limit.
   When that search runs from the start of the given state and completes, the result is ``exact``.
@@ -29,6 +31,7 @@ from itertools import product
 from typing import Any
 
 from sheetkit.core.chance import derive_seed
+from sheetkit.core.errors import IllegalAction
 from sheetkit.core.protocol import Bot, HindsightResult
 from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.bots import GreedyBot
@@ -60,10 +63,26 @@ def all_moves(state: KeyHarvestState, player: int) -> list[KeyHarvestAction]:
                 bid_codes.append(a.code)
         else:
             out.append(a)
-    mine = state.counters[player]
-    mixes = [m for m in product(*(range(k + 1) for k in mine)) if sum(m)]
-    out += [Bid(code, tuple(m)) for code in bid_codes for m in mixes]  # type: ignore[arg-type]
+    if bid_codes:  # (the mixes run to tens of thousands with many counters: list them only when bidding)
+        mixes = [m for m in product(*(range(k + 1) for k in state.counters[player])) if sum(m)]
+        out += [Bid(code, tuple(m)) for code in bid_codes for m in mixes]  # type: ignore[arg-type]
     return out
+
+
+def count_moves(state: KeyHarvestState, player: int) -> int:
+    """How many moves ``all_moves`` would list, without listing them (the bid mixes multiply)."""
+    others, bid_codes, groups = 0, set(), set()
+    for a in state.legal_actions(player):
+        if isinstance(a, Harvest):
+            groups.add(B.component(B.BIT[a.code], state._up[player]))
+        elif isinstance(a, Bid):
+            bid_codes.add(a.code)
+        else:
+            others += 1
+    mixes = 1
+    for k in state.counters[player]:
+        mixes *= k + 1
+    return others + len(groups) + len(bid_codes) * (mixes - 1)
 
 
 def _seat_bots(state: KeyHarvestState, player: int, opponents: Sequence[Bot | None] | None) -> list[Any]:
@@ -107,6 +126,10 @@ def _exhaustive(state: KeyHarvestState, player: int, bots: list[Any], limit: int
         _to_me(s, player, bs)
         if s.phase == "over":
             return s.total(player), []
+        # Every move of a node is tried, so a node wider than what is left of the limit fails anyway:
+        # fail before listing it (a bid's counter mixes can run to tens of thousands).
+        if count[0] + count_moves(s, player) > limit:
+            raise _TooBig
         top: tuple[int, list[Any]] | None = None
         for a in all_moves(s, player):
             count[0] += 1
@@ -127,10 +150,59 @@ def _near_end(state: KeyHarvestState) -> bool:
     return state.final_turns_left is not None and state.final_turns_left <= state.num_players
 
 
+def _finish(trial: KeyHarvestState, player: int, bots: list[Any], mine: list[Any]) -> int:
+    """Play ``trial`` to its end in place with ``bots``; ``player``'s moves go to ``mine``; its final score."""
+    while trial.phase != "over":
+        if trial.is_chance_node():
+            trial.apply_chance()
+            continue
+        q = trial.current_players()[0]
+        a = bots[q].act(trial, q)
+        if q == player:
+            mine.append(a)
+        trial.apply_fast(q, a)
+    return trial.total(player)
+
+
+def _replay(trial: KeyHarvestState, player: int, bots: list[Any], line: Sequence[Any]) -> int | None:
+    """``player``'s final score when it plays ``line`` in ``trial`` (checked); None when the line does not fit."""
+    todo = iter(line)
+    while trial.phase != "over":
+        if trial.is_chance_node():
+            trial.apply_chance()
+            continue
+        q = trial.current_players()[0]
+        if q != player:
+            trial.apply_fast(q, bots[q].act(trial, q))
+            continue
+        a = next(todo, None)
+        if a is None:
+            return None
+        try:
+            trial.apply(player, a)
+        except IllegalAction:
+            return None
+    return None if next(todo, None) is not None else trial.total(player)
+
+
+def _fits(state: KeyHarvestState, player: int, line: list[Any]) -> bool:
+    """Whether ``line``'s first move is legal for ``player`` now."""
+    if not line:
+        return False
+    try:
+        state.clone().apply(player, line[0])
+    except IllegalAction:
+        return False
+    return True
+
+
 def hindsight(state: KeyHarvestState, player: int, opponents: Sequence[Bot | None] | None = None,
-              budget: float = 1.0) -> HindsightResult:
+              budget: float = 1.0, baseline: Sequence[KeyHarvestAction] | None = None) -> HindsightResult:
     """Told the bag order and the others' counters, the best final score ``player`` was found to reach
-    against ``opponents`` (a bot per seat, None at ``player``'s; default greedy bots), with its moves."""
+    against ``opponents`` (a bot per seat, None at ``player``'s; default greedy bots), with its moves.
+
+    ``baseline``: ``player``'s moves of a game played on this deal against the same opponents (e.g. the
+    expert's); the line found never ends below it (nor below the greedy bot's game)."""
     s = state.clone()
     bots = _seat_bots(s, player, opponents)
     me = RolloutBot()
@@ -138,6 +210,11 @@ def hindsight(state: KeyHarvestState, player: int, opponents: Sequence[Bot | Non
     actions: list[Any] = []
     searched = False
     tried_turn = -1
+    known: tuple[int, list[Any]] | None = None   # the best whole game found from here: its score, our moves
+    if baseline is not None:
+        got = _replay(s.clone(), player, _rollout_copy(bots), baseline)
+        if got is not None:
+            known = (got, list(baseline))
     while True:
         _to_me(s, player, bots)
         if s.phase == "over":
@@ -157,27 +234,23 @@ def hindsight(state: KeyHarvestState, player: int, opponents: Sequence[Bot | Non
                 _to_me(s, player, bots)
                 return HindsightResult(s.total(player), tuple(actions), exact=not searched)
         searched = True
-        legal = s.legal_actions(player)
-        if len(legal) == 1:
-            move = legal[0]
-        else:
-            cands = expert_candidates(s, player, s, me)
-            best: tuple[int, KeyHarvestAction] | None = None
-            for a in cands:
+        if known is None or not _fits(s, player, known[1]):
+            # The greedy bot's game from here (the known game can stop fitting only when a slow opponent
+            # played otherwise than its stand-in in the playouts).
+            tbots = _rollout_copy(bots)
+            tbots[player] = me
+            greedy: list[Any] = []
+            known = (_finish(s.clone(), player, tbots, greedy), greedy)
+        if len(s.legal_actions(player)) > 1:
+            for a in expert_candidates(s, player, s, me):
                 trial, tbots = s.clone(), _rollout_copy(bots)
                 trial.apply_fast(player, a)
                 tbots[player] = me
-                while trial.phase != "over":
-                    if trial.is_chance_node():
-                        trial.apply_chance()
-                        continue
-                    q = trial.current_players()[0]
-                    trial.apply_fast(q, tbots[q].act(trial, q))
-                v = trial.total(player)
-                if best is None or v > best[0]:
-                    best = (v, a)
-            assert best is not None
-            move = best[1]
+                rest: list[Any] = [a]
+                v = _finish(trial, player, tbots, rest)
+                if v > known[0]:
+                    known = (v, rest)
+        move = known[1].pop(0)
         s.apply_fast(player, move)
         actions.append(move)
     return HindsightResult(s.total(player), tuple(actions), exact=not searched)
