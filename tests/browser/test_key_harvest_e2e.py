@@ -163,7 +163,7 @@ def test_play_a_seeded_three_player_game_by_clicks_then_save_and_replay(repo_ser
     worth.wait_for(timeout=15_000)
     shown_codes = [c.strip() for c in worth.locator("tr[data-code] td:first-child").all_inner_texts()]
     assert shown_codes == [c for c in cli_registry(saved)], "the worth table lists the final registry"
-    assert p.locator(".sk-live table.sk-groups").count() == 1 and p.locator(".sk-live img").count() >= 1
+    assert p.locator(".sk-live table.sk-groups").count() == 1 and p.locator(".sk-live svg.sk-tradeoff").count() >= 1
     assert not page_errors(page), page_errors(page)
 
     # The first screen at a phone, a projector and a laptop (kept in docs/screenshots/).
