@@ -95,10 +95,16 @@ function watchKernel(model) {
   // A kernel shut down by the culler leaves the page's websocket open and its status "idle": ask the server
   // whether the kernel still exists, now and then, at once when the student touches the page or comes back to it
   // (a GET of the kernel's model is no kernel activity: it does not keep an idle kernel from being culled).
-  let last = 0;
+  // At most one check every 3 s; a touch inside that window gets its check when the window ends (a check the
+  // moment before the culler struck must not hide the kernel's end from the student's next touch).
+  let last = 0, later = null;
   const probe = async () => {
     const now = Date.now();
-    if (now - last < 3000 || document.querySelector(".sk-stopped")) return;
+    if (document.querySelector(".sk-stopped")) return;
+    if (now - last < 3000) {
+      if (!later) later = setTimeout(() => { later = null; probe(); }, 3000 - (now - last));
+      return;
+    }
     last = now;
     try {
       const base = (kernel.serverSettings && kernel.serverSettings.baseUrl) || "/";
