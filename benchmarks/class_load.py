@@ -1,21 +1,25 @@
 """A class on one server: N pages open the same Avenue deal at once on one Voila and play it like students.
 
-    nice -n 10 .venv/bin/python benchmarks/class_load.py                 # 30 pages, ~6 min
+    nice -n 10 .venv/bin/python benchmarks/class_load.py                 # 30 pages (3 in Chromium), ~5 min
     nice -n 10 .venv/bin/python benchmarks/class_load.py --quick         # 6 pages, 3 moves each, ~1.5 min
     nice -n 10 .venv/bin/python benchmarks/class_load.py --pages 10 --moves 4 --json out.json
 
 The script starts one Voila serving the repository with the repository's own settings
-(binder/jupyter-config: the closed page's kernel shut down, idle culling), in private HOME and
-Jupyter dirs, as ``./dev play`` does; then one headless Chromium opens all N pages of
-``notebooks/avenue.ipynb?code=...&bots=greedy`` at the same moment (one browser context per page:
-one student each). It prints:
+(binder/jupyter-config: the closed page's kernel shut down, idle culling, Voila's patience with 30 pages at once),
+in private HOME and Jupyter dirs, as ``./dev play`` does; then N pages of
+``notebooks/avenue.ipynb?code=...&bots=greedy`` open at the same moment: ``--browsers`` of them (default 3) in one
+headless Chromium (one browser context per page: one student each), the others as students without a browser
+(benchmarks/class_students.py: the messages a page sends, since a class's browsers run on their own devices and
+would otherwise take most of this machine's CPU). It prints:
 
 * time until each page is playable (from the moment all pages were opened: the status line asks for
-  a road and the sheet is drawn with its tinted cells), p50 / p95 / max;
+  a road and the sheet is drawn with its tinted cells; without a browser: the kernel has drawn the sheet
+  and is idle), p50 / p95 / max;
 * click → redraw while every page plays: each page draws ``--moves`` roads, a student's thinking
   time (``--think`` seconds, seeded) before each, the click dispatched on the sheet from the page's
-  JS and timed until the clicked cell's pixels change (the same clock as benchmarks/browser_bench.py),
-  p50 / p95; the Next card presses between moves are made but not timed;
+  JS and timed until the clicked cell's pixels change (the same clock as benchmarks/browser_bench.py;
+  without a browser: until the kernel is idle after the click), p50 / p95, and apart for the Chromium pages;
+  the Next card presses between moves are made but not timed;
 * memory of the kernels (resident set of each kernel process, read from /proc) while all play;
 * errors: a page that never got playable, a Python traceback on a page, a page error, a click not
   taken, a server log traceback; the browser's failed fetches of outside resources (this machine is
@@ -23,8 +27,8 @@ one student each). It prints:
 * kernels still running after the pages close (each page leaves as a student's tab closes), every
   few seconds for ``--after`` seconds (120 by default, the goal's 2 minutes).
 
-One machine plays both sides: the server and the 30 students' browsers share its 2 cores, so the
-figures are worse than a class's (whose browsers run on their own devices). The load average
+One machine plays both sides: the server and the Chromium pages share its 2 cores (``--browsers 30`` puts every
+student's browser there, which a class never does). The load average
 before and after is printed: other work on the machine slows everything. docs/classroom.md records
 the figures.
 """
@@ -46,7 +50,9 @@ from typing import Any
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent / "tests" / "browser"))
+sys.path.insert(0, str(HERE))
 
+from class_students import ProtocolStudent, configure_http  # noqa: E402
 from voila_harness import (  # noqa: E402
     CHROMIUM_ARGS,
     JS_HELPERS,
@@ -259,21 +265,31 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
         async with async_playwright() as pw:
             browser = await pw.chromium.launch(executable_path=chromium_or_fail(), headless=True, args=CHROMIUM_ARGS)
             url = server.url(NOTEBOOK, f"code={args.code}&bots={args.bots}")
-            students = []
+            students: list[Any] = []
+            browsers = min(args.browsers, args.pages)
             # one browser window (context) per student: tabs of one window would stay in the background, where the
             # browser does not draw (the canvases never show)
-            for k in range(args.pages):
+            for k in range(browsers):
                 ctx = await browser.new_context(viewport={"width": 1280, "height": 900})
                 page = await ctx.new_page()
                 page.set_default_timeout(60_000)
                 students.append(Student(k, page, url, args.moves, tuple(args.think), args.seed))
-            print(f"» {args.pages} pages open {url} at once (load {out['load_before']})", flush=True)
+            # the others' browsers are on their own devices: here they are the pages' messages without a browser
+            configure_http(args.pages)
+            path = url.removeprefix(server.base.rstrip("/"))
+            students += [ProtocolStudent(k, server.base, path, args.moves, tuple(args.think), args.seed)
+                         for k in range(browsers, args.pages)]
+            out["browsers"] = browsers
+            print(f"» {args.pages} pages open {url} at once, {browsers} in Chromium (load {out['load_before']})",
+                  flush=True)
             t0 = time.monotonic()
             await asyncio.gather(*(s.open(t0, args.ready_timeout) for s in students))
             out["server_cpu_open_s"] = server_cpu(server)
             ready = [s.ready_s for s in students if s.ready_s is not None]
             out["playable"] = len(ready)
             out["ready_s"] = {"p50": pct(ready, 0.5), "p95": pct(ready, 0.95), "max": max(ready, default=float("nan"))}
+            in_chromium = [s.ready_s for s in students[:browsers] if s.ready_s is not None]
+            out["ready_chromium_s"] = {"n": len(in_chromium), "max": max(in_chromium, default=float("nan"))}
             print(f"» playable: {len(ready)}/{args.pages}, max {out['ready_s']['max']:.1f} s; now playing", flush=True)
 
             mem: list[float] = []
@@ -292,6 +308,8 @@ async def run(args: argparse.Namespace) -> dict[str, Any]:
             out["server_cpu_play_s"] = server_cpu(server) - out["server_cpu_open_s"]
             sampler.cancel()
             clicks = [ms for s in students for ms in s.clicks_ms]
+            seen = [ms for s in students[:browsers] for ms in s.clicks_ms]
+            out["click_chromium_ms"] = {"n": len(seen), "p50": pct(seen, 0.5), "p95": pct(seen, 0.95)}
             out["clicks"] = len(clicks)
             out["click_ms"] = {"p50": pct(clicks, 0.5), "p95": pct(clicks, 0.95),
                                "max": max(clicks, default=float("nan"))}
@@ -334,6 +352,10 @@ def report(out: dict[str, Any]) -> None:
           f"load average before {out['load_before']}, while playing {out['load_playing']}, after {out['load_after']}")
     print(f"  playable            {out['playable']}/{out['pages']} pages; from opening: p50 {r['p50']:.1f} s, "
           f"p95 {r['p95']:.1f} s, max {r['max']:.1f} s   (goal: all within 90 s)")
+    rc, cc = out["ready_chromium_s"], out["click_chromium_ms"]
+    print(f"  in Chromium         {rc['n']}/{out['browsers']} pages playable (sheet drawn with its legal cells), "
+          f"max {rc['max']:.1f} s; {cc['n']} clicks to the pixels changing: p50 {cc['p50']:.0f} ms, "
+          f"p95 {cc['p95']:.0f} ms")
     print(f"  click → redraw      {out['clicks']} clicks while all play: p50 {c['p50']:.0f} ms, p95 {c['p95']:.0f} ms, "
           f"max {c['max']:.0f} ms   (goal: p95 ≤ 300 ms)")
     print(f"  kernel memory       {out['kernels_while_playing']} kernels: {m['mean']:.0f} MB each "
@@ -362,6 +384,9 @@ def main() -> None:
     ap.add_argument("--moves", type=int, default=6, help="roads each student draws")
     ap.add_argument("--think", type=float, nargs=2, default=(2.0, 6.0), metavar=("MIN", "MAX"),
                     help="a student's thinking time before each move, seconds (uniform)")
+    ap.add_argument("--browsers", type=int, default=3,
+                    help="pages opened in headless Chromium; the others send the pages' messages without a browser "
+                         "(benchmarks/class_students.py), as the class's browsers run on their own devices")
     ap.add_argument("--after", type=float, default=120, help="seconds to watch the kernels after the pages close")
     ap.add_argument("--ready-timeout", type=float, default=240)
     ap.add_argument("--code", default="AV-0000-001A")

@@ -249,7 +249,7 @@ def test_round_draw_only_in_an_empty_cell() -> None:
     state.apply(1, Draw(0, 0))
     to_act(state)
     msg = refused(state, 0, Draw(3, 4), "occupied")
-    assert msg == "cell (3, 4) already has a road"
+    assert msg == "the cell at row 4, col 5 already has a road"   # counted as the sheet prints them
     assert Draw(3, 4) not in state.legal_actions(0)
     assert Draw(3, 4) in state.legal_actions(1)   # each player has their own sheet
     state.apply(1, Draw(3, 4))

@@ -194,7 +194,7 @@ def test_the_groups_own_messages() -> None:
         state.apply(0, Place(0, 0))
     with pytest.raises(IllegalAction, match=r"hex \(5, 5\) is not on the map"):
         state.apply(0, Place(5, 5))
-    with pytest.raises(IllegalAction, match="must touch a hex you drew on an earlier turn"):
+    with pytest.raises(IllegalAction, match="must touch a hex already drawn on your map"):
         state.apply(0, Place(2, 0))
     state.apply(0, Place(1, 0))
     with pytest.raises(IllegalAction, match="that hex doesn't touch the group you are drawing"):

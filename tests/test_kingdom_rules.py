@@ -179,7 +179,7 @@ def test_first_turn_anywhere_then_the_group_must_touch_the_old_map() -> None:
     state.apply(0, Pick(3))
     starts = set(state.legal_hexes(0))
     assert starts == {(-4, 3), (-3, 3), (-2, 3), (-2, 4)}
-    with pytest.raises(IllegalAction, match="must touch a hex you drew on an earlier turn"):
+    with pytest.raises(IllegalAction, match="must touch a hex already drawn on your map"):
         state.apply(0, Place(0, 0))
 
 

@@ -7,6 +7,7 @@ dependency), so a shortcut that makes the core reach up into a game fails here.
 from __future__ import annotations
 
 import ast
+import re
 import subprocess
 import sys
 from pathlib import Path
@@ -14,7 +15,8 @@ from pathlib import Path
 import pytest
 
 ROOT = Path(__file__).resolve().parents[1]
-FLOOR = {"core": 0, "games": 1, "analysis": 2, "cli": 3, "widgets": 4}
+FLOOR = {"core": 0, "games": 1, "analysis": 2, "cli": 3, "widgets": 3}  # as docs/architecture.md draws them
+DOC = (ROOT / "docs" / "architecture.md").read_text(encoding="utf-8")
 
 
 def module_files() -> dict[str, Path]:
@@ -203,3 +205,68 @@ def test_every_package_folder_is_in_the_wheel():
     listed = set(tomllib.loads((ROOT / "pyproject.toml").read_text(encoding="utf-8"))["tool"]["setuptools"]["packages"])
     folders = {name for name, path in MODULES.items() if path.name == "__init__.py"}
     assert folders - listed == set(), "add these to [tool.setuptools] packages in pyproject.toml"
+
+
+def toolkit_imports(path: Path) -> list[str]:
+    """The widget toolkits (ipywidgets, ipycanvas, IPython) a file imports itself."""
+    found = []
+    for node in ast.walk(ast.parse(path.read_text(encoding="utf-8"))):
+        mods = [a.name for a in node.names] if isinstance(node, ast.Import) else \
+            [node.module or ""] if isinstance(node, ast.ImportFrom) else []
+        found += [m for m in mods if m.split(".")[0] in {"ipywidgets", "ipycanvas", "IPython"}]
+    return found
+
+
+def widget_free(name: str, graph: dict[str, set[str]]) -> list[str]:
+    """What makes module ``name`` need a widget toolkit: each module it loads (itself included) that imports one."""
+    seen, todo, wrong = set(), [name], []
+    while todo:
+        m = todo.pop()
+        if m in seen:
+            continue
+        seen.add(m)
+        wrong += [f"{m} imports {t}" for t in toolkit_imports(MODULES[m])]
+        todo.extend(graph.get(m, ()))
+    return wrong
+
+
+INTENT = sorted(n for n in MODULES if n.startswith("sheetkit.widgets.") and n.rsplit(".", 1)[-1] == "intent")
+
+
+def test_every_table_has_an_intent_layer_that_runs_without_a_widget():
+    """What a click means (widgets/<game>/intent.py) is plain Python over the engine: tested without a browser, and
+    nothing it loads imports ipywidgets or ipycanvas (docs/architecture.md, the tables)."""
+    assert {n.split(".")[2] for n in INTENT} >= {"avenue", "kingdom_maps", "key_harvest"}
+    wrong = [w for n in INTENT for w in widget_free(n, GRAPH)]
+    assert not wrong, wrong
+
+
+def test_the_widget_free_check_can_fail():
+    """An intent layer that reached for a widget module would be reported."""
+    fake = {k: set(v) for k, v in GRAPH.items()}
+    fake[INTENT[0]].add("sheetkit.widgets.table_layout")
+    assert widget_free(INTENT[0], fake)
+
+
+def test_the_architecture_doc_draws_these_floors_and_names_every_module():
+    """docs/architecture.md gives each package the floor ``FLOOR`` gives it, and its core and analysis rows and
+    its widget map name every module on disk (a new module is added to the map with its job)."""
+    rows = re.findall(r"^\| (\d) \| `sheetkit\.(\w+)", DOC, re.M)
+    assert {package: int(n) for n, package in rows} == FLOOR
+    unnamed = []
+    for package in ("core", "analysis"):
+        row = next(ln for ln in DOC.splitlines() if ln.startswith(f"| {FLOOR[package]} | `sheetkit.{package}`"))
+        unnamed += [name for name in MODULES
+                    if name.startswith(f"sheetkit.{package}.") and f"`{name.rsplit('.', 1)[1]}`" not in row]
+    widget_map = DOC.split("### The widget floor")[1].split("```")[1].splitlines()
+    for name, path in MODULES.items():
+        if not name.startswith("sheetkit.widgets.") or path.name == "__init__.py":
+            continue
+        folder = path.parent.relative_to(ROOT / "widgets").as_posix()
+        if folder == ".":
+            named = any(ln.startswith("  ") and path.name in ln[2:].split("  ")[0].split() for ln in widget_map)
+        else:
+            named = any(ln.startswith(f"  {folder}/") and re.search(rf"\b{path.stem}\b", ln) for ln in widget_map)
+        if not named:
+            unnamed.append(name)
+    assert not unnamed, "name these in docs/architecture.md (floors table or widget map):\n" + "\n".join(unnamed)

@@ -422,7 +422,8 @@ def test_an_illegal_move_in_the_log_names_the_step_and_the_reason() -> None:
     with pytest.raises(RecordError) as e:
         replay(doc)
     assert e.value.path == f"record.log[{moves[3]}]"
-    assert e.value.reason == f"player 0 cannot do that: cell ({first['row']}, {first['col']}) already has a road"
+    assert e.value.reason == (f"player 0 cannot do that: the cell at row {first['row'] + 1}, col {first['col'] + 1} "
+                              "already has a road")
 
 
 def test_peeking_twice_in_a_round_is_refused_in_a_record() -> None:

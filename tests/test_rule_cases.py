@@ -9,7 +9,7 @@ Test → the mutation it kills (file, function: change):
   ``s.questions += 1`` → ``s.questions = 1``; also ``_do`` (Bank): ``s.questions -= 1`` → ``s.questions = 0``.
 - ``test_b3_mixed_rows_never_counts_empty_hexes_as_a_terrain`` → kingdom_maps/criteria.py ``mixed_rows``:
   ``len({cells[i] for i in row} - {BLANK})`` → ``len({cells[i] for i in row})``.
-- ``test_b2_long_rows_runs_never_start_on_empty_hexes`` → kingdom_maps/criteria.py ``_longest_run``: an empty
+- ``test_b2_long_rows_runs_never_start_on_empty_hexes`` → kingdom_maps/criteria.py ``longest_run``: an empty
   hex starts a run that the next terrain continues: ``run + 1 if c != BLANK and c == prev else (1 if c != BLANK
   else 0)`` → ``run + 1 if c != BLANK and (c == prev or prev == BLANK) else 1`` (the empty-map and hand-worked
   B2 tests stay green under it).

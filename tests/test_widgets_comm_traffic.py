@@ -243,7 +243,7 @@ def test_the_status_line_is_the_last_update_of_a_refused_move_too(wire):
     hooks = t.hooks.value
     wire.clear()
     t.click_hex(0, 0)                             # before announcing: refused in words
-    assert "First choose a terrain" in t.status_text
+    assert "First announce a terrain" in t.status_text
     sent = [m["comm"] for m in updates(wire)]
     assert t.hooks.value != hooks and t.hooks.model_id in sent, "the hidden state moved on with the refusal"
     assert sent[-1] == t.status.model_id, "the status line must come last"

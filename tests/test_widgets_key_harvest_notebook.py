@@ -63,7 +63,9 @@ def test_the_notebook_plays_a_shared_link_to_the_end_and_its_panels_follow(monke
     assert got["over"] and got["status"].startswith("Game over") and got["last_error"] is None
     kinds = got["panels"]
     assert len(kinds) == 2, f"two live panels follow the table: {kinds}"
-    assert any("Image" in k for k in kinds), "the trade-off plot is drawn"
+    plot = next((t for t in got["texts"] if "<svg class='sk-tradeoff'" in t), None)
+    assert plot is not None, "the trade-off plot is drawn"
+    assert all(f"{name}: " in plot for name in got["players"]), "its legend names every player"
     worth = next(t for t in got["texts"] if "sk-tile-worth" in t or "No tile is on offer" in t)
     shown = re.findall(r"<tr data-code='(\w+)'>", worth)
     assert shown == got["registry"], "the worth table lists the registry tiles of the final state"

@@ -189,7 +189,7 @@ def test_the_bid_composer_builds_a_multiset_from_your_screen_and_confirms_it():
     assert f"only {mine[crop]} {CROPS[crop]}" in error_text(t)
     assert f"{mine[crop]} {CROPS[crop]}" in strip_tags(t.bid_line.value)
     t.clear_bid.click()
-    assert t._bid == [0, 0, 0, 0, 0] and "nothing yet" in strip_tags(t.bid_line.value)
+    assert t.composer.bid == [0, 0, 0, 0, 0] and "nothing yet" in strip_tags(t.bid_line.value)
     t.crop_buttons[crop].click()
     t.confirm_bid.click()
     bid = tuple(1 if c == crop else 0 for c in range(5))
@@ -492,7 +492,7 @@ def test_picking_a_worker_brings_your_board_into_view(monkeypatch):
     assert focused == [t.board.canvas]
     assert "sk-picked" in t.worker_box._dom_classes, "on a phone the list folds to the picked worker (KH_CSS)"
     t.worker_buttons["h1a"].click()                  # a second press puts it back: the whole list again
-    assert t._worker is None and "sk-picked" not in t.worker_box._dom_classes
+    assert t.composer.worker is None and "sk-picked" not in t.worker_box._dom_classes
     assert t.status_text.startswith("Choose a worker")
 
 

@@ -204,7 +204,7 @@ def test_an_illegal_hex_explains_itself_and_changes_nothing(rec):
 def test_a_hex_before_announcing_and_confirm_before_the_group_is_complete_are_refused(rec):
     t = ready_table(rec)
     t.click_hex(0, 0)
-    assert "First choose a terrain and take a die" in t.status_text
+    assert "First announce a terrain and take a die" in t.status_text
     a = announce(t)
     rec.clear()
     assert t.confirm_button.disabled

@@ -126,7 +126,7 @@ def key_harvest_registry() -> Made:
     t = KeyHarvestTable(code="KH-0000-0001")
     t.simulate_client_ready()
     code = t.state.registry[0]
-    return t, t.town.canvas, lambda: int(t._bid_tile == code), t.town.point_of(t.state, ("registry", code))
+    return t, t.town.canvas, lambda: int(t.composer.tile == code), t.town.point_of(t.state, ("registry", code))
 
 
 CANVASES = {"avenue-sheet": avenue_sheet, "kingdom-map": kingdom_map, "kingdom-dice": kingdom_dice,

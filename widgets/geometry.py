@@ -146,6 +146,12 @@ def cell_center(row: int, col: int, cell: float, origin: Point = (0.0, 0.0)) -> 
     return origin[0] + (col + 0.5) * cell, origin[1] + (row + 0.5) * cell
 
 
+def hex_points(cx: float, cy: float, size: float) -> list[Point]:
+    """The six corners of a pointy-top hex of radius ``size`` centred at (cx, cy), clockwise from the top."""
+    return [(cx + size * math.cos(math.radians(-90 + 60 * k)), cy + size * math.sin(math.radians(-90 + 60 * k)))
+            for k in range(6)]
+
+
 def hex_at(x: float, y: float, size: float, origin: Point = (0.0, 0.0)) -> Cell:
     """Pointy-top axial hex grid, unbounded: the (q, r) under (x, y)."""
     h = HexGeometry(size, origin[0], origin[1]).cell_at(x, y)

@@ -11,23 +11,17 @@ from __future__ import annotations
 
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets.live import _deferring_loop
+from sheetkit.widgets.off_click import WorkerThread
 
 from sheetkit.core.chance import derive_seed
 
-_pool: ThreadPoolExecutor | None = None
+_WORKER = WorkerThread("sk-hint")
 THINKING = "The expert is thinking about your move…"
 
-
-def _worker() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-hint")
-    return _pool
 
 
 class HintControl:
@@ -118,7 +112,7 @@ class HintControl:
                 move = None
             loop.call_soon_threadsafe(self._show, key, move)
 
-        _worker().submit(work)
+        _WORKER.submit(work)
 
     def _show(self, key: Any, move: Any) -> None:
         """Draw ``move`` as the suggestion, if the game is still where it was asked."""

@@ -18,11 +18,11 @@ import os
 import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
-from concurrent.futures import ThreadPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
 import ipywidgets as W
+from sheetkit.widgets.off_click import WorkerThread
 
 Part = Any  # an HTML string, a matplotlib Figure, or a widget
 DEFAULT_EVENTS = ("round", "over", "new")
@@ -31,8 +31,8 @@ DEFER = os.environ.get("SHEETKIT_LIVE", "defer") != "inline"
 UPDATING = "<i class='sk-small'>updating…</i>"
 SWITCH_INTERVAL = 0.0005   # s: the GIL's switch interval while a panel redraws (see _Panel._work)
 
-_worker: ThreadPoolExecutor | None = None
-_worker_lock = threading.Lock()
+# The one worker thread of every panel: matplotlib is not safe with two figures drawing at once.
+_WORKER = WorkerThread("sk-live")
 
 
 @dataclass(frozen=True)
@@ -144,14 +144,6 @@ def _deferring_loop(defer: bool, auto: bool) -> asyncio.AbstractEventLoop | None
     return loop
 
 
-def _pool() -> ThreadPoolExecutor:
-    """The one worker thread of every panel: matplotlib is not safe with two figures drawing at once."""
-    global _worker
-    with _worker_lock:
-        if _worker is None:
-            _worker = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-live")
-        return _worker
-
 
 class _Panel:
     """One live panel: its box, its render function and its redraws (at once, or on the worker)."""
@@ -211,7 +203,7 @@ class _Panel:
         if self.note not in self.box.children:
             self.box.children = (self.note, *self.box.children)
         if start:
-            _pool().submit(self._work, loop)
+            _WORKER.submit(self._work, loop)
 
     def _work(self, loop: asyncio.AbstractEventLoop) -> None:
         """Worker thread: redraw the newest game waiting until none is left."""

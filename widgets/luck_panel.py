@@ -14,16 +14,16 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from concurrent.futures import ThreadPoolExecutor
 from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
 from sheetkit.widgets.live import SWITCH_INTERVAL, _deferring_loop, close_widget
+from sheetkit.widgets.off_click import WorkerThread
 
 from sheetkit.analysis.luck import Cancelled, Decision, LuckBudget, LuckReport, analyse
 
-_pool: ThreadPoolExecutor | None = None
+_WORKER = WorkerThread("sk-luck")
 
 CSS = f"""<style>
 .sk-luck {{ font-family: {theme.FONT_INK}; color: {theme.INK}; max-width: 760px; gap: 6px; }}
@@ -34,12 +34,21 @@ CSS = f"""<style>
 .sk-luck .sk-bar {{ height: 16px; border-radius: 3px; min-width: 2px; }}
 .sk-luck .sk-bar-track {{ background: {theme.PAPER_SHADE}; border-radius: 3px; }}
 .sk-luck .sk-luck-num {{ text-align: right; font-weight: bold; }}
-.sk-luck .sk-luck-say {{ font-size: 15px; }}
+.sk-luck .sk-luck-say {{ font-size: 15px; margin-top: 8px; }}
 .sk-luck .sk-luck-say b {{ white-space: nowrap; }}
 .sk-luck .sk-luck-decision {{ flex-wrap: wrap; gap: 10px; align-items: flex-start; border-top: 1px solid {theme.GRID};
   padding-top: 6px; }}
-.sk-luck .sk-luck-decision canvas {{ max-width: min(100%, 100cqw - 32px); height: auto !important; }}
-.sk-luck .sk-luck-words {{ flex: 1 1 220px; min-width: 0; font-size: 14px; }}
+/* A small sheet keeps its aspect ratio but is never wider than the panel less a 32 px strip where a thumb scrolls
+   the page (a canvas cancels touches): its widget's min-width/height in px must give way, as in the table. */
+.sk-luck {{ container: skluck / inline-size; }}
+.sk-luck .sk-luck-decision > * {{ min-width: 0; max-width: 100%; }}
+.sk-luck .sk-luck-decision canvas {{ max-width: min(100%, 100cqw - 32px); min-width: 0 !important;
+  height: auto !important; min-height: 0 !important; }}
+.sk-luck .sk-stack {{ max-width: min(100%, 100cqw - 32px); min-width: 0 !important; height: auto !important;
+  min-height: 0 !important; grid-template-columns: minmax(0, 1fr) !important; grid-template-rows: auto !important; }}
+.sk-luck .sk-stack > canvas {{ width: 100% !important; }}
+/* beside a small sheet when both fit, else above it (Kingdom Maps' wide sheet on a tablet) */
+.sk-luck .sk-luck-words {{ flex: 1 1 260px; min-width: 0; font-size: 14px; }}
 .sk-luck .sk-played {{ color: {theme.OKABE_ITO['vermillion']}; font-weight: bold; }}
 .sk-luck .sk-best {{ color: {theme.OKABE_ITO['blue']}; font-weight: bold; }}
 .sk-luck .sk-small {{ font-size: 13px; color: {theme.PRINT}; }}
@@ -49,11 +58,8 @@ COLOURS = {"you": theme.OKABE_ITO["vermillion"], "expert": theme.OKABE_ITO["blue
            "best": theme.OKABE_ITO["green"], "average": theme.FAINT}
 
 
-def _worker() -> ThreadPoolExecutor:
-    global _pool
-    if _pool is None:
-        _pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix="sk-luck")
-    return _pool
+# What the hindsight search is told in advance, per game (the bar's label)
+KNOWN = {"avenue": "cards known", "kingdom-maps": "dice known", "key-harvest": "bag order known"}
 
 
 class LuckPanel:
@@ -157,7 +163,7 @@ class LuckPanel:
             except RuntimeError:   # the kernel's loop is closed: nobody to show it to
                 pass
 
-        _worker().submit(work)
+        _WORKER.submit(work)
 
     def _progress(self, fraction: float, words: str, stop: threading.Event | None = None) -> None:
         if stop is not None and stop is not self._stop:
@@ -201,8 +207,9 @@ class LuckPanel:
             view = None
         if view is not None:
             self.sheets.append(view)
-            legend = W.HTML("<div class='sk-small'>Yours: <span class='sk-played'>solid</span> · the expert's: "
-                            "<span class='sk-best'>dashed</span></div>")
+            # true whether both moves are on the sheet or one is (a bid, a peek: words only)
+            legend = W.HTML("<div class='sk-small'>On the sheet: your move <span class='sk-played'>solid</span>, "
+                            "the expert's <span class='sk-best'>dashed</span></div>")
             parts.append(W.VBox([view.widget, legend]))
         box = W.HBox([text, *parts])          # the words first: on a phone they come above their sheet
         box.add_class("sk-luck-decision")
@@ -244,8 +251,8 @@ def figures_html(r: LuckReport) -> str:
         rows.append(("The expert on your deal", r.expert_score, COLOURS["expert"], "expert"))
     best = r.best
     if best is not None:
-        label = "Best on your deal, cards known" + ("" if r.hindsight is not None and r.hindsight.exact
-                                                    and best == r.hindsight.score else " (at least)")
+        label = f"Best on your deal, {KNOWN.get(r.game, 'the whole deal known')}" + (
+            "" if r.hindsight is not None and r.hindsight.exact and best == r.hindsight.score else " (at least)")
         rows.append((label, best, COLOURS["best"], "best"))
     if r.baseline is not None:
         rows.append(("Best on an average deal", r.baseline.mean, COLOURS["average"], "average"))

@@ -12,10 +12,27 @@ import contextlib
 import threading
 import traceback
 from collections.abc import Callable
+from concurrent.futures import Future, ThreadPoolExecutor
 from dataclasses import dataclass, field
 from typing import Any
 
 from sheetkit.core.protocol import GameState
+
+
+class WorkerThread:
+    """One worker thread, started the first time work is handed to it (the live panels', the Hint button's)."""
+
+    def __init__(self, name: str) -> None:
+        self.name = name
+        self._pool: ThreadPoolExecutor | None = None
+        self._lock = threading.Lock()
+
+    def submit(self, work: Callable[..., Any], *args: Any) -> Future[Any]:
+        """Run ``work(*args)`` on the thread, after the work handed to it before."""
+        with self._lock:
+            if self._pool is None:
+                self._pool = ThreadPoolExecutor(max_workers=1, thread_name_prefix=self.name)
+        return self._pool.submit(work, *args)
 
 
 @dataclass

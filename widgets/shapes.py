@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 from ipycanvas import Canvas
+from sheetkit.widgets import theme
 
 
 def rounded_box(ctx: Canvas, x: float, y: float, w: float, h: float, r: float, fill: str, edge: str,
@@ -37,3 +38,40 @@ def ring(ctx: Canvas, cx: float, cy: float, r: float, colour: str, width: float 
     ctx.stroke()
     if dashed:
         ctx.set_line_dash([])
+
+
+def outlined_polygon(ctx: Canvas, points: list[tuple[float, float]], fill: str, edge: str, width: float,
+                     join: str = "round") -> None:
+    """A polygon filled with ``fill``, then outlined in ``edge`` (a printed barn, a flag on paper)."""
+    ctx.fill_style = fill
+    ctx.fill_polygon(points)
+    ctx.stroke_style = edge
+    ctx.line_width = width
+    ctx.line_join = join
+    ctx.stroke_polygon(points)
+
+
+def icon_pen(ctx: Canvas, ink: str, fill: str, width: float) -> None:
+    """Ready the pen for an icon: strokes in ``ink``, fills in ``fill``, round line ends and corners."""
+    ctx.stroke_style = ink
+    ctx.fill_style = fill
+    ctx.line_cap = "round"
+    ctx.line_join = "round"
+    ctx.line_width = width
+
+
+def blank_paper(ctx: Canvas, width: float, height: float) -> None:
+    """A sheet's paper, with the pen left ready for printed words: print ink, left-aligned on the baseline."""
+    ctx.fill_style = theme.PAPER
+    ctx.fill_rect(0, 0, width, height)
+    ctx.fill_style = theme.PRINT
+    ctx.text_baseline = "alphabetic"
+    ctx.text_align = "left"
+
+
+def printed_title(ctx: Canvas, name: str, subtitle: str, x: float, y: float, subtitle_x: float) -> None:
+    """A sheet's printed heading: the game's name in bold capitals, then the sheet's own title in italics."""
+    ctx.font = theme.font(17, theme.FONT_PRINT, "bold")
+    ctx.fill_text(name, x, y)
+    ctx.font = theme.font(12, theme.FONT_PRINT, "italic")
+    ctx.fill_text(subtitle, subtitle_x, y)

@@ -52,6 +52,14 @@ FONT_PRINT = "Georgia, 'DejaVu Serif', 'Liberation Serif', serif"
 FONT_INK = "'Trebuchet MS', 'Liberation Sans', 'DejaVu Sans', Arial, sans-serif"
 
 
+def tint(colour: str, amount: float) -> str:
+    """``colour`` mixed with paper white (amount 0: the colour, 1: paper)."""
+    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
+    pr, pg, pb = (int(PAPER[i:i + 2], 16) for i in (1, 3, 5))
+    mix = [round(c + (p - c) * amount) for c, p in ((r, pr), (g, pg), (b, pb))]
+    return "#{:02X}{:02X}{:02X}".format(*mix)
+
+
 def font(size: float, family: str = FONT_PRINT, weight: str = "") -> str:
     """A canvas font string, e.g. font(14, FONT_INK, 'bold')."""
     return f"{weight + ' ' if weight else ''}{size:g}px {family}"
@@ -102,6 +110,18 @@ CSS = f"""
 .sk-table .sk-breakdown td.sk-total {{ font-weight: bold; }}
 .sk-table .sk-breakdown tr.sk-me td {{ background: #FFF6D8; }}
 .sk-table .sk-breakdown .sk-zero {{ color: {OKABE_ITO['vermillion']}; }}
+/* The end box never runs off a phone: its rows wrap (the share words go under Play again), and a breakdown wider
+   than the box scrolls sideways inside it, a shadow at the right edge saying there is more (the paper gradient,
+   attached to the content, covers the shadow once the end is reached) */
+.sk-table .sk-end {{ max-width: 100%; box-sizing: border-box; }}
+.sk-table .sk-end > * {{ min-width: 0; max-width: 100%; }}
+.sk-table .sk-end .sk-row {{ flex-wrap: wrap; }}
+.sk-table .sk-end .sk-row > * {{ min-width: 0; flex: 0 1 auto; }}
+.sk-table .sk-breakdown {{ overflow-x: auto; background-color: {PAPER};
+  background-image: linear-gradient(to left, {PAPER} 40%, rgba(251, 248, 239, 0)),
+    radial-gradient(farthest-side at 100% 50%, rgba(60, 50, 30, 0.4), rgba(60, 50, 30, 0));
+  background-position: right center, right center; background-size: 30px 100%, 14px 100%;
+  background-repeat: no-repeat; background-attachment: local, scroll; }}
 .sk-table a, .sk-live a {{ color: {OKABE_ITO['blue']}; text-decoration: underline; }}
 .sk-table a.sk-download {{ font-size: 14px; }}
 .sk-table .sk-titles {{ font-size: 13px; margin-top: 4px; }}

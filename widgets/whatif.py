@@ -10,6 +10,7 @@ Runs go on a background thread in batches, so the page stays live and Stop answe
 
 from __future__ import annotations
 
+import contextlib
 import html
 import io
 import math
@@ -17,6 +18,7 @@ import os
 import re
 import threading
 import time
+from collections.abc import Iterator
 from typing import Any
 
 import ipywidgets as W
@@ -399,6 +401,15 @@ class WhatIf(W.VBox):
         return w
 
     # ------------------------------------------------------------------------------ events
+    @contextlib.contextmanager
+    def _quietly(self) -> Iterator[None]:
+        """Set many controls at once: their change events do nothing meanwhile (the caller acts once after)."""
+        self._building = True
+        try:
+            yield
+        finally:
+            self._building = False
+
     def _on_game(self, bot: str | None = None, n: int | None = None) -> None:
         if self.run is not None and self.run.running:
             self.run.stop()
@@ -406,8 +417,7 @@ class WhatIf(W.VBox):
             self.skill_run.stop()
         self.skill_out.value = self.skill_status.value = ""
         spec = self.spec
-        self._building = True
-        try:
+        with self._quietly():
             names = list(spec.bots)
             self.bot_box.options = names
             self.bot_box.value = bot if bot in names else ("greedy" if "greedy" in names else names[0])
@@ -425,8 +435,6 @@ class WhatIf(W.VBox):
             self._asking = self._answering = False
             self.question.value = question_html(self._guide)
             self.guide.value = guide_html(self._guide)
-        finally:
-            self._building = False
         self._on_base()
 
     def _on_base(self) -> None:
@@ -434,12 +442,9 @@ class WhatIf(W.VBox):
             return
         spec = self.spec
         values = knob_values(spec.name, self.base_box.value)
-        self._building = True
-        try:
+        with self._quietly():
             self.knob_widgets = {k.key: self._control(k, values[k.key]) for k in knobs(spec.name)}
             self.knob_box.children = tuple(self.knob_widgets.values())
-        finally:
-            self._building = False
         self._on_knob()
 
     def _on_knob(self) -> None:

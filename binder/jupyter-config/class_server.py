@@ -23,3 +23,11 @@ c = get_config()  # noqa: F821 (traitlets gives config files get_config)
 c.MappingKernelManager.cull_idle_timeout = _seconds("SHEETKIT_CULL_IDLE", 20 * 60)
 c.MappingKernelManager.cull_interval = max(1, _seconds("SHEETKIT_CULL_INTERVAL", 60))
 c.MappingKernelManager.cull_connected = True
+
+# Voila runs the notebook before it sends the page, and after each cell waits for the cell's outputs (a table's
+# widget among them) for VoilaExecutor.iopub_timeout seconds, 4 by default. When 30 pages open at once the 30
+# kernels share the server's cores and a cell's outputs can take longer than that: Voila then gave up on them
+# and sent the page without its table, which never became playable. A minute covers a class opening together.
+c.VoilaExecutor.iopub_timeout = _seconds("SHEETKIT_IOPUB_TIMEOUT", 60)
+# Starting 30 kernels at once can take longer than Voila's 60 s too.
+c.VoilaExecutor.startup_timeout = 180

@@ -304,7 +304,7 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
     elif kinds is None:
         pass          # the best game on a deal depends on how the others play: people cannot be re-run
     else:
-        say(done / total, "Searching the best game on this deal, cards known in advance…")
+        say(done / total, "Searching the best game on this deal, the whole deal known in advance…")
         seated = table_bots(spec, state, kinds)
         seats = [seated.get(p) for p in range(state.num_players)]
         found_best = search(fresh_deal(state), player, seats, budget=b.hindsight)

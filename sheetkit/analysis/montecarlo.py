@@ -568,6 +568,44 @@ def run_chunks(work: Callable[[Any], Any], jobs: Callable[[int], Iterable[Any]],
     return stopped
 
 
+def run_in_order(work: Callable[[Any], Any], jobs: Callable[[int], Iterable[Any]], n: int, variants: int, *,
+                 executor: Any = None, workers: int | None = None, stop: StopSignal | None = None,
+                 on_prefix: Callable[[list[Any]], None] | None = None,
+                 desc: str | None = None) -> tuple[list[Any], bool]:
+    """``run_chunks`` over ``n`` deals cut into chunks, the chunks put back in deal order: (prefix, stopped).
+
+    Each chunk has ``start`` (its first deal) and ``scores`` (a row per deal). ``on_prefix(prefix)`` is called
+    whenever more leading deals are done; ``desc`` shows a progress bar with that title. ``stopped`` is True
+    only when the stop left deals unplayed.
+    """
+    done: dict[int, Any] = {}
+    prefix: list[Any] = []
+    end = 0  # deals 0..end-1 are done
+    bar = progress_bar(total=n, unit="deal", desc=desc) if desc is not None and n else None
+
+    def collect(chunk: Any) -> None:
+        nonlocal end
+        done[chunk.start] = chunk
+        if bar is not None:
+            bar.update(chunk.scores.shape[0])
+        grew = False
+        while end in done:
+            c = done.pop(end)
+            prefix.append(c)
+            end += c.scores.shape[0]
+            grew = True
+        if grew and on_prefix is not None:
+            on_prefix(prefix)
+
+    try:
+        stopped = run_chunks(work, jobs, n * variants, executor=executor, workers=workers, stop=stop,
+                             on_chunk=collect)
+    finally:
+        if bar is not None:
+            bar.close()
+    return prefix, stopped and end < n
+
+
 def _assemble(base: dict[str, Any], chunks: list[_Chunk], with_extras: bool, stopped: bool,
               seconds: float) -> Results:
     v, s = len(base["params"]), len(base["bots"])
@@ -621,39 +659,19 @@ def play_variants(game: str, variants: Mapping[str, Any] | Sequence[Any], n: int
             "bots": tuple(_bot_label(b) for b in seat_bots), "seed": seed, "requested": n}
 
     t0 = time.perf_counter()
-    done: dict[int, _Chunk] = {}
-    prefix: list[_Chunk] = []
-    end = 0  # deals 0..end-1 are done
-    bar = None
-    if progress and n:
-        bar = progress_bar(total=n, unit="deal", desc=f"{spec.title} × {len(resolved)} variant(s)")
 
     def jobs(slots: int) -> Iterator[_Job]:
         size = chunk_size or max(1, min(64, math.ceil(n / (slots * 8))))
         for k in range(0, n, size):
             yield _Job(spec.name, tuple(resolved), tuple(seat_bots), seed, k, min(n, k + size), measure)
 
-    def collect(chunk: _Chunk) -> None:
-        nonlocal end
-        done[chunk.start] = chunk
-        if bar is not None:
-            bar.update(chunk.scores.shape[0])
-        grew = False
-        while end in done:
-            c = done.pop(end)
-            prefix.append(c)
-            end += c.scores.shape[0]
-            grew = True
-        if grew and on_chunk is not None:
+    def partial(prefix: list[_Chunk]) -> None:
+        if on_chunk is not None:
             on_chunk(_assemble(base, prefix, measure is not None, False, time.perf_counter() - t0))
 
-    try:
-        stopped = run_chunks(_run_chunk, jobs, n * len(resolved), executor=executor, workers=workers, stop=stop,
-                             on_chunk=collect)
-    finally:
-        if bar is not None:
-            bar.close()
-    stopped = stopped and end < n
+    prefix, stopped = run_in_order(_run_chunk, jobs, n, len(resolved), executor=executor, workers=workers,
+                                   stop=stop, on_prefix=partial,
+                                   desc=f"{spec.title} × {len(resolved)} variant(s)" if progress else None)
     return _assemble(base, prefix, measure is not None, stopped, time.perf_counter() - t0)
 
 

@@ -38,8 +38,8 @@ from typing import Any
 
 import numpy as np
 
-from sheetkit.analysis.montecarlo import Interval, StopSignal, resolve_variant, run_chunks
-from sheetkit.analysis.simulate import game_seed, progress_bar
+from sheetkit.analysis.montecarlo import Interval, StopSignal, resolve_variant, run_in_order
+from sheetkit.analysis.simulate import game_seed
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
 from sheetkit.core.protocol import Bot
@@ -430,12 +430,8 @@ def _run(game: str, variants: Mapping[str, Any], n: int, *, seed: int, players: 
     labels = list(variants)
     params = tuple(variants.values())
     t0 = time.perf_counter()
-    done: dict[int, _Chunk] = {}
-    prefix: list[_Chunk] = []
-    end = 0
-    bar = progress_bar(total=n, unit="deal", desc=f"{spec.title} · skill share") if progress and n else None
 
-    def assemble(stopped: bool) -> list[SkillShare]:
+    def assemble(prefix: list[_Chunk], stopped: bool) -> list[SkillShare]:
         v = len(params)
         scores = np.concatenate([c.scores for c in prefix]) if prefix else np.zeros((0, v, 3), dtype=np.int64)
         exact = np.concatenate([c.exact for c in prefix]) if prefix else np.zeros((0, v), dtype=bool)
@@ -449,28 +445,15 @@ def _run(game: str, variants: Mapping[str, Any], n: int, *, seed: int, players: 
         for k in range(0, n, size):
             yield _Job(spec.name, params, seats, who, seed, k, min(n, k + size))
 
-    def collect(chunk: _Chunk) -> None:
-        nonlocal end
-        done[chunk.start] = chunk
-        if bar is not None:
-            bar.update(chunk.scores.shape[0])
-        grew = False
-        while end in done:
-            c = done.pop(end)
-            prefix.append(c)
-            end += c.scores.shape[0]
-            grew = True
-        if grew and on_chunk is not None:
-            on_chunk(assemble(False))
+    def partial(prefix: list[_Chunk]) -> None:
+        if on_chunk is not None:
+            on_chunk(assemble(prefix, False))
 
-    try:
-        with dask_client(dask) as client:
-            stopped = run_chunks(_run_chunk, jobs, n * len(params), executor=client or executor, workers=workers,
-                                 stop=stop, on_chunk=collect)
-    finally:
-        if bar is not None:
-            bar.close()
-    return assemble(stopped and end < n)
+    with dask_client(dask) as client:
+        prefix, stopped = run_in_order(_run_chunk, jobs, n, len(params), executor=client or executor,
+                                       workers=workers, stop=stop, on_prefix=partial,
+                                       desc=f"{spec.title} · skill share" if progress else None)
+    return assemble(prefix, stopped)
 
 
 def skill_share(game: str, variant: Any = None, n: int = 100, *, seed: int = 0, players: int | None = None,

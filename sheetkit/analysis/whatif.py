@@ -19,6 +19,7 @@ from concurrent.futures import Executor, ProcessPoolExecutor
 from dataclasses import dataclass
 from typing import Any
 
+from sheetkit.analysis.background import BackgroundRun
 from sheetkit.analysis.knobs import example, simulate_command, whatif_spec
 from sheetkit.analysis.montecarlo import BotSpec, Results, mean_ci, play_variants
 from sheetkit.analysis.skill import ROLES, SkillComparison, compare_skill
@@ -78,8 +79,10 @@ def shutdown_pools() -> None:
         _POOLS.clear()
 
 
-class WhatIfRun:
-    """Old rules against new on ``n`` shared deals, on a background thread."""
+class WhatIfRun(BackgroundRun[Results]):
+    """Old rules against new on ``n`` shared deals, on a background thread (``results`` as they come)."""
+
+    thread_name = "sheetkit-whatif"
 
     def __init__(self, game: str, old: Any, new: Any, n: int, *, seed: int = 0,
                  bots: BotSpec | Sequence[BotSpec] = "greedy", players: int | None = None, workers: int = 1,
@@ -87,6 +90,7 @@ class WhatIfRun:
                  on_update: Callable[[Results], None] | None = None,
                  on_done: Callable[[Results | None, BaseException | None], None] | None = None,
                  labels: tuple[str, str] = (OLD, NEW)) -> None:
+        super().__init__(on_update, on_done)
         self.game, self.n, self.seed = game, n, seed
         self.variants: Mapping[str, Any] = {labels[0]: old, labels[1]: new}
         self.labels = labels
@@ -94,71 +98,21 @@ class WhatIfRun:
         self.executor = executor
         names = [bots] * (players or 1) if isinstance(bots, str) else [b if isinstance(b, str) else "?" for b in bots]
         self.chunk_size = chunk_size or chunk_for(game, names, 2, n)
-        self.on_update, self.on_done = on_update, on_done
-        self.results: Results | None = None
-        self.error: BaseException | None = None
-        self._stop = threading.Event()
-        self._thread: threading.Thread | None = None
-        self._finished = threading.Event()
-
-    # -- control ---------------------------------------------------------------------------
-    def start(self) -> WhatIfRun:
-        """Begin on a daemon thread; returns self."""
-        if self._thread is not None:
-            raise RuntimeError("this run has already started")
-        self._thread = threading.Thread(target=self._work, name="sheetkit-whatif", daemon=True)
-        self._thread.start()
-        return self
-
-    def run(self) -> Results | None:
-        """Play in this thread (no background): returns the results."""
-        self._work()
-        if self.error is not None:
-            raise self.error
-        return self.results
-
-    def stop(self) -> None:
-        """Ask the run to stop after the batch in play."""
-        self._stop.set()
 
     @property
-    def running(self) -> bool:
-        """True from ``start()`` until the run has finished (and ``on_done`` has returned)."""
-        return self._thread is not None and not self._finished.is_set()
+    def results(self) -> Results | None:
+        """The results so far (None before the first batch)."""
+        return self.outcome
 
-    @property
-    def stopping(self) -> bool:
-        """True once ``stop()`` was asked."""
-        return self._stop.is_set()
-
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the run has finished; False if ``timeout`` passed first."""
-        return self._finished.wait(timeout)
-
-    # -- the work --------------------------------------------------------------------------
-    def _partial(self, res: Results) -> None:
-        self.results = res
-        if self.on_update is not None:
-            self.on_update(res)
-
-    def _work(self) -> None:
-        try:
-            executor = self.executor
-            if executor is None and self.workers > 1:
-                executor = process_pool(self.workers)
-            self.results = play_variants(self.game, self.variants, self.n, seed=self.seed, bots=self.bots,
-                                         players=self.players, executor=executor,
-                                         workers=self.workers if executor is not None else 1,
-                                         chunk_size=self.chunk_size, progress=False, stop=self._stop,
-                                         on_chunk=self._partial)
-        except BaseException as e:  # reported through on_done / error, never lost on the thread
-            self.error = e
-        finally:
-            try:
-                if self.on_done is not None:
-                    self.on_done(self.results, self.error)
-            finally:
-                self._finished.set()
+    def _play(self) -> Results:
+        executor = self.executor
+        if executor is None and self.workers > 1:
+            executor = process_pool(self.workers)
+        return play_variants(self.game, self.variants, self.n, seed=self.seed, bots=self.bots,
+                             players=self.players, executor=executor,
+                             workers=self.workers if executor is not None else 1,
+                             chunk_size=self.chunk_size, progress=False, stop=self._stop,
+                             on_chunk=self._partial)
 
 
 def whatif_table(res: Results, seat: int | None = None, level: float = 0.95,
@@ -191,76 +145,36 @@ def whatif_table(res: Results, seat: int | None = None, level: float = 0.95,
     return out
 
 
-class SkillRun:
+class SkillRun(BackgroundRun[SkillComparison]):
     """The skill share of the old and the new rules on the same deals (``skill.compare_skill``), on a thread.
 
     ``dask`` is a scheduler address: the deals are then played on that cluster instead of this machine.
     ``on_update(comparison)`` is called as leading deals finish; ``on_done(comparison, error)`` at the end.
     """
 
+    thread_name = "sheetkit-skill"
+
     def __init__(self, game: str, old: Any, new: Any, n: int, *, seed: int = 0, players: int | None = None,
                  workers: int = 1, dask: str | None = None, budget: float = 1.0,
                  on_update: Callable[[SkillComparison], None] | None = None,
                  on_done: Callable[[SkillComparison | None, BaseException | None], None] | None = None,
                  labels: tuple[str, str] = (OLD, NEW)) -> None:
+        super().__init__(on_update, on_done)
         self.game, self.old, self.new, self.n, self.seed = game, old, new, n, seed
         self.players, self.workers, self.dask, self.budget, self.labels = players, workers, dask, budget, labels
-        self.on_update, self.on_done = on_update, on_done
-        self.result: SkillComparison | None = None
-        self.error: BaseException | None = None
-        self._stop = threading.Event()
-        self._finished = threading.Event()
-        self._thread: threading.Thread | None = None
-
-    def start(self) -> SkillRun:
-        """Begin on a daemon thread; returns self."""
-        if self._thread is not None:
-            raise RuntimeError("this run has already started")
-        self._thread = threading.Thread(target=self._work, name="sheetkit-skill", daemon=True)
-        self._thread.start()
-        return self
-
-    def run(self) -> SkillComparison | None:
-        """Play in this thread: returns the comparison."""
-        self._work()
-        if self.error is not None:
-            raise self.error
-        return self.result
-
-    def stop(self) -> None:
-        """Ask the run to stop after the deals in play."""
-        self._stop.set()
 
     @property
-    def running(self) -> bool:
-        """True from ``start()`` until the run has finished."""
-        return self._thread is not None and not self._finished.is_set()
+    def result(self) -> SkillComparison | None:
+        """The comparison so far (None before the first deals finish)."""
+        return self.outcome
 
-    def wait(self, timeout: float | None = None) -> bool:
-        """Block until the run has finished; False if ``timeout`` passed first."""
-        return self._finished.wait(timeout)
-
-    def _partial(self, got: SkillComparison) -> None:
-        self.result = got
-        if self.on_update is not None:
-            self.on_update(got)
-
-    def _work(self) -> None:
-        try:
-            executor = process_pool(self.workers) if self.workers > 1 and not self.dask else None
-            self.result = compare_skill(self.game, self.old, self.new, self.n, seed=self.seed, players=self.players,
-                                        budget=self.budget, expert_budget=self.budget, executor=executor,
-                                        workers=self.workers if executor is not None else 1, dask=self.dask,
-                                        chunk_size=1, progress=False, stop=self._stop, on_chunk=self._partial,
-                                        labels=self.labels)
-        except BaseException as e:  # reported through on_done / error, never lost on the thread
-            self.error = e
-        finally:
-            try:
-                if self.on_done is not None:
-                    self.on_done(self.result, self.error)
-            finally:
-                self._finished.set()
+    def _play(self) -> SkillComparison:
+        executor = process_pool(self.workers) if self.workers > 1 and not self.dask else None
+        return compare_skill(self.game, self.old, self.new, self.n, seed=self.seed, players=self.players,
+                             budget=self.budget, expert_budget=self.budget, executor=executor,
+                             workers=self.workers if executor is not None else 1, dask=self.dask,
+                             chunk_size=1, progress=False, stop=self._stop, on_chunk=self._partial,
+                             labels=self.labels)
 
 
 def skill_table(c: SkillComparison, level: float = 0.95) -> dict[str, Any]:

@@ -88,7 +88,12 @@ def discover() -> None:
     if _discovered:
         return
     _discovered = True
-    for ep in entry_points(group=ENTRY_POINT_GROUP):
+    _load(ep for ep in entry_points(group=ENTRY_POINT_GROUP) if _key(ep.name) not in _GAMES)
+
+
+def _load(points: Any) -> None:
+    """Load and register these entry points; a broken one is noted and warned about, never raised."""
+    for ep in points:
         try:
             spec = ep.load()
         except Exception as e:  # one broken game must not hide the others
@@ -103,8 +108,14 @@ def discover() -> None:
 
 def get_game(name: str) -> GameSpec:
     """Look up a registered game by name, with a helpful error."""
-    discover()
     key = _key(name)
+    if key in _GAMES:
+        return _GAMES[key]
+    if not _discovered:  # only this game's entry point: a page of one game need not import the others
+        _load(ep for ep in entry_points(group=ENTRY_POINT_GROUP) if _key(ep.name) == key)
+        if key in _GAMES:
+            return _GAMES[key]
+    discover()
     if key in _GAMES:
         return _GAMES[key]
     if key in _BROKEN:

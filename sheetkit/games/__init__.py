@@ -1,3 +1,1 @@
-"""The built-in games; importing this package registers them."""
-
-from sheetkit.games import avenue, key_harvest, kingdom_maps  # noqa: F401  (each registers itself)
+"""The built-in games, one package each; the registry finds them through entry points (pyproject.toml)."""

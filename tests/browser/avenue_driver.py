@@ -271,7 +271,8 @@ class AvenueDriver:
 
 PEEK_ROUND = 2            # peek on the first card of this round
 ILLEGAL_AFTER = 3         # after this many roads, click an occupied cell once
-OCCUPIED = "That cell already has a road — pick an empty one."
+# the engine's words (IllegalAction "occupied"), counting rows and columns as the sheet prints them
+OCCUPIED = "The cell at row {row}, col {col} already has a road."
 
 
 def sheet_hash(page: Any) -> int:
@@ -335,7 +336,7 @@ def click_an_occupied_cell(p: Any, d: AvenueDriver) -> None:
     d.click_cell(p, row, col)
     err = p.locator(".sk-status .sk-error")
     err.wait_for(state="visible", timeout=15_000)
-    assert err.inner_text().strip() == OCCUPIED
+    assert err.inner_text().strip() == OCCUPIED.format(row=row + 1, col=col + 1)
     status = d.status(p)
     assert DRAW.search(status), f"after a refused click it is still your move: {status!r}"
     assert status != before_text

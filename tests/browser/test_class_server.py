@@ -3,7 +3,9 @@ a closed page's kernel is shut down at once, and a page left idle loses its kern
 
 from __future__ import annotations
 
+import re
 import time
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 from typing import Any
 
@@ -68,3 +70,37 @@ def test_a_page_left_idle_loses_its_kernel_to_the_culler_and_says_so(voila_facto
     assert "Reload to carry on" in banner.inner_text()
     assert "Culling kernels with idle durations > 6 seconds at 2 second intervals" in server.log_text()
     close_page(page)
+
+
+def test_a_class_opening_together_gets_every_table_and_leaves_no_kernel(voila_factory):
+    """Six students open the same deal at the same moment (benchmarks/class_students.py: the messages their pages
+    send), each gets a drawn sheet, draws two roads, and closes the tab: no page lost its table to Voila's wait for
+    a cell's outputs, and every kernel is gone once they leave."""
+    import asyncio
+    import sys
+
+    sys.path.insert(0, str(Path(__file__).resolve().parents[2] / "benchmarks"))
+    from class_students import ProtocolStudent, configure_http
+
+    server = voila_factory(cull_idle=None)
+    d = AvenueDriver(code="AV-0000-001A", bots="greedy")
+    path = server.url(d.notebook, d.query).removeprefix(server.base.rstrip("/"))
+
+    async def lesson() -> list[ProtocolStudent]:
+        configure_http(6)
+        students = [ProtocolStudent(k, server.base, path, moves=2, think=(0.1, 0.3), seed=7) for k in range(6)]
+        t0 = time.monotonic()
+        await asyncio.gather(*(s.open(t0, 240) for s in students))
+        await asyncio.gather(*(s.play() for s in students))
+        await asyncio.gather(*(s.leave() for s in students))
+        return students
+
+    # on a thread of its own: Playwright's sync API keeps an event loop running on this one
+    with ThreadPoolExecutor(1) as worker:
+        students = worker.submit(lambda: asyncio.run(lesson())).result()
+    assert [s.errors for s in students] == [[]] * 6
+    assert all(s.ready_s is not None for s in students)
+    assert all(len(s.clicks_ms) >= 2 for s in students)
+    assert all(re.search(r"You drew road|Next card", s.status()) for s in students), [s.status() for s in students]
+    assert wait_kernels(server, 0, 30) == 0, "a student's kernel outlived the closed tab"
+    assert "Timeout waiting for IOPub output" not in server.log_text()

@@ -86,7 +86,7 @@ def test_play_a_seeded_solo_game_by_clicks_then_save_replay_and_load(repo_server
     st = page_state(p)
     x, y = hex_point(st["geometry"], 0, 0)
     click_canvas(p, x, y)
-    wait_error(p, "First choose a terrain and take a die")
+    wait_error(p, "First announce a terrain and take a die")
 
     # The first drawing by hand: announce, one hex, a hex away from it (refused), Undo the hex, then on.
     st = d.step(p, page_state(p))                       # terrain + die

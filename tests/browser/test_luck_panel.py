@@ -1,5 +1,5 @@
 """The "luck or choices?" panel in Voila (issue 16, part 4): an Avenue game played to its end by clicks, then the
-panel read as a player sees it, at 1280 and 390 px; the Hint button draws on the sheet and plays nothing."""
+panel read as a player sees it, at 1280, 1024 and 390 px; the Hint button draws on the sheet and plays nothing."""
 
 from __future__ import annotations
 
@@ -19,7 +19,7 @@ def panel_text(p: Any) -> str:
     return p.locator(".sk-luck").first.inner_text()
 
 
-def test_an_avenue_game_to_its_end_fills_the_panel_at_1280_and_390(repo_server, page, artifacts):
+def test_an_avenue_game_to_its_end_fills_the_panel_at_three_widths(repo_server, page, artifacts):
     p = page.page
     d = AvenueDriver(code=CODE, bots="greedy")
     p.goto(repo_server.url(d.notebook, d.query))
@@ -50,7 +50,7 @@ def test_an_avenue_game_to_its_end_fills_the_panel_at_1280_and_390(repo_server, 
         assert 1 <= rows.count() <= 3 and "Decision" in rows.first.inner_text()
         assert re.search(r"cost about \d+ points?", rows.first.inner_text())
     assert_no_traceback(p)
-    for w, h in ((1280, 900), (390, 844)):
+    for w, h in ((1280, 900), (1024, 768), (390, 844)):
         p.set_viewport_size({"width": w, "height": h})
         p.wait_for_timeout(400)
         p.locator(".sk-luck").first.evaluate("e => e.scrollIntoView({block: 'start'})")

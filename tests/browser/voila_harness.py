@@ -97,6 +97,7 @@ class VoilaServer:
         self.port = free_port()
         self.base = f"http://127.0.0.1:{self.port}/"
         self.log_path = self.workdir / f"{app}-{self.port}.log"
+        self.killed: list[int] = []    # kernels that outlived voila and had to be killed by stop()
         self.env = {**isolated_env(self.workdir / "env", self.venv), **(env or {})}
         if repo_config:    # the repository's serving settings, as ./dev play and binder/start give them
             self.env["JUPYTER_CONFIG_PATH"] = str(REPO_CONFIG)
@@ -161,9 +162,14 @@ class VoilaServer:
                     os.killpg(p.pid, signal.SIGKILL)
                 with contextlib.suppress(subprocess.TimeoutExpired):
                     p.wait(timeout=5)
+        # A kernel told to shut down may take a moment to exit after voila itself has: give it that moment.
+        deadline = time.monotonic() + 10
+        while self.leftover_pids() and time.monotonic() < deadline:
+            time.sleep(0.2)
         # Kernels run in their own sessions; any survivor still names its connection file, which
-        # lives under our private TMPDIR: end exactly those processes.
-        for pid in self.leftover_pids():
+        # lives under our private TMPDIR: end exactly those processes, and remember them (a leak).
+        self.killed = self.leftover_pids()
+        for pid in self.killed:
             with contextlib.suppress(ProcessLookupError, PermissionError):
                 os.kill(pid, signal.SIGKILL)
 

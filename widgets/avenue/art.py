@@ -10,7 +10,7 @@ import math
 
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
-from sheetkit.widgets.shapes import rounded_box
+from sheetkit.widgets.shapes import outlined_polygon, rounded_box
 
 from sheetkit.core.grid import BOTTOM, LEFT, RIGHT, TOP
 from sheetkit.games.avenue.cards import ROAD_EDGES, RoadCard
@@ -79,12 +79,7 @@ def farm(ctx: Canvas, x: float, y: float, s: float, letter: str, colour: str = t
     top = y + s / 2 - (body + roof) / 2 + s * 0.02
     pts = [(cx, top), (cx + w / 2, top + roof), (cx + w / 2, top + roof + body),
            (cx - w / 2, top + roof + body), (cx - w / 2, top + roof)]
-    ctx.fill_style = theme.PAPER
-    ctx.fill_polygon(pts)
-    ctx.stroke_style = colour
-    ctx.line_width = 1.6
-    ctx.line_join = "round"
-    ctx.stroke_polygon(pts)
+    outlined_polygon(ctx, pts, theme.PAPER, colour, 1.6)
     ctx.fill_style = colour
     ctx.font = theme.font(round(s * 0.32), theme.FONT_PRINT, "bold")
     ctx.text_align = "center"
@@ -135,12 +130,7 @@ def castle(ctx: Canvas, x: float, y: float, s: float, colour: str) -> None:
     else:
         flag = [(cx, pole_top), (cx + fw, pole_top), (cx + fw * 0.72, pole_top + fh / 2),
                 (cx + fw, pole_top + fh), (cx, pole_top + fh)]                         # swallowtail
-        ctx.fill_style = theme.PAPER
-        ctx.fill_polygon(flag)
-        ctx.stroke_style = hue
-        ctx.line_width = 2.0
-        ctx.line_join = "miter"
-        ctx.stroke_polygon(flag)
+        outlined_polygon(ctx, flag, theme.PAPER, hue, 2.0, join="miter")
 
 
 def road_card(ctx: Canvas, x: float, y: float, w: float, h: float, card: RoadCard | None,

@@ -25,6 +25,7 @@ from sheetkit.widgets import theme
 from sheetkit.widgets.avenue import art
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import Rect, SquareGeometry
+from sheetkit.widgets.shapes import blank_paper, printed_title
 
 from sheetkit.games.avenue.layout import Layout
 from sheetkit.games.avenue.moves import Draw
@@ -278,16 +279,8 @@ class AvenueSheet:
         paper = self.canvas["paper"]
         ctx = paper.ctx
         b, g = self.box, self.geometry
-        ctx.fill_style = theme.PAPER
-        ctx.fill_rect(0, 0, b.width, b.height)
-        # title strip
-        ctx.fill_style = theme.PRINT
-        ctx.text_baseline = "alphabetic"
-        ctx.text_align = "left"
-        ctx.font = theme.font(17, theme.FONT_PRINT, "bold")
-        ctx.fill_text("AVENUE", b.left, 24)
-        ctx.font = theme.font(12, theme.FONT_PRINT, "italic")
-        ctx.fill_text(self.title or self.layout.title.split("(")[0].strip(), b.left + 92, 24)
+        blank_paper(ctx, b.width, b.height)
+        printed_title(ctx, "AVENUE", self.title or self.layout.title.split("(")[0].strip(), b.left, 24, b.left + 92)
         # row and column numbers, as printed on the pad (the log names cells this way)
         ctx.font = theme.font(11, theme.FONT_PRINT)
         ctx.text_align = "center"

@@ -13,27 +13,16 @@ from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
+from sheetkit.widgets.avenue import intent
 from sheetkit.widgets.avenue import text as words
 from sheetkit.widgets.avenue.panels import CardsView, OpponentsView
 from sheetkit.widgets.avenue.sheet import AvenueSheet
 from sheetkit.widgets.canvas import batch
-from sheetkit.widgets.table_base import LOG_LINES, ME, TABLE_CSS, GameTable, button, guarded, html_widget, row
+from sheetkit.widgets.table_base import LOG_LINES, ME, GameTable, button, guarded, html_widget, row
 
-from sheetkit.core.errors import IllegalAction
 from sheetkit.core.play import Step
-from sheetkit.games.avenue import BOTS, AvenueState, Draw, Pass, Peek, new_game
+from sheetkit.games.avenue import BOTS, AvenueState, Draw, Peek, new_game
 
-# Friendlier words for the engine's refusals (keyed by IllegalAction.code); the engine's own
-# message is shown for anything else.
-FRIENDLY = {
-    "occupied": "That cell already has a road — pick an empty one.",
-    "acted": "You have already played this card — press Next card, or Undo first.",
-    "not-your-turn": "The next road is not flipped yet — press Next card.",
-    "over": "The game is over — play the same deal again or start a new game.",
-    "peeked": "You have already peeked this round.",
-    "no-farms": "There is no farm left to peek at.",
-    "no-undo": "Nothing to undo: you can take back your move only until the next card is flipped.",
-}
 
 class AvenueTable(GameTable):
     """A playable Avenue table: you against ``bots`` on the same deck. Display it in a notebook cell.
@@ -46,7 +35,7 @@ class AvenueTable(GameTable):
     TITLE = "Avenue"
     CODE_EXAMPLE = "AV-0000-001A"
     BOTS = BOTS
-    FRIENDLY = FRIENDLY
+    NEW_GAME = staticmethod(new_game)
     DEFAULT_BOTS = ("greedy",)
     SHARE_WHAT = "this deal"
     SHARE_GETS = "the same cards in the same order"
@@ -60,12 +49,6 @@ class AvenueTable(GameTable):
                  record: dict[str, Any] | str | None = None, notes: Sequence[str] = ()) -> None:
         self._auto_next_at_start = auto_next
         super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes)
-
-    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
-                  variant: str | None = None) -> AvenueState:
-        if code:
-            return new_game(players, code=code)
-        return new_game(players, seed=seed, variant=variant or "standard")
 
     def _build(self) -> None:
         st = self.state
@@ -90,12 +73,7 @@ class AvenueTable(GameTable):
         self.undo_button.on_click(self._on_undo)
         self.next_button.on_click(self._on_next)
 
-        self.end_summary = html_widget("sk-end-summary")
-        self.breakdown = html_widget("sk-breakdown")
-        self.again_button = button("Play this deal again", "sk-again", "repeat", "Same cards, same bots, "
-                                   "a clean sheet", "success")
-        self.again_button.on_click(self._on_again)
-        self.share = html_widget("sk-share")
+        self._end_parts("Play this deal again", "Same cards, same bots, a clean sheet")
         # The button beside the share text (not above it) keeps the finished table within 800 px.
         again_row = row(self.again_button, self.share)
         again_row.layout.align_items = "flex-start"
@@ -120,10 +98,7 @@ class AvenueTable(GameTable):
         # than the sheet, still fits 1280×800. On a phone TABLE_CSS moves the log after the panel.
         self.left = W.VBox([self.sheet.widget, self.log])
         self.left.add_class("sk-left")
-        self.main = W.HBox([self.left, self.side])
-        self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS), self.main])
-        self.widget.add_class("sk-table")
+        self._page("", [self.left, self.side], [])
 
     def _make_opponents(self, st: AvenueState) -> OpponentsView:
         return self._watch_opponents(OpponentsView(st.params.layout, self._others(st)))
@@ -164,19 +139,15 @@ class AvenueTable(GameTable):
     def _on_click(self, x: float, y: float) -> None:
         self._focus = self.sheet
         cell = self.sheet.geometry.cell_at(x, y)
-        if cell is None:
-            self._fail("Click inside the grid to draw there.")
-            return
-        if self.state.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        self.state.apply(ME, Draw(*cell))
+        self.state.apply(ME, intent.cell_click(self.state, ME, cell))
         # your road first, then the rest of your sheet, before the bots draw theirs (a Monte Carlo bot thinks)
+        assert cell is not None
         self._show_my_move(lambda: self.sheet.sync_cell(self.state, ME, *cell))
         self._after_my_move()
 
     @guarded
     def _on_peek(self, _: Any = None) -> None:
-        self.state.apply(ME, Peek())
+        self.state.apply(ME, intent.peek(self.state, ME))
         self._after_my_move()
 
     @guarded
@@ -187,13 +158,7 @@ class AvenueTable(GameTable):
 
     @guarded
     def _on_next(self, _: Any = None) -> None:
-        st = self.state
-        if st.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        if not st.is_chance_node():
-            card = st.card
-            raise IllegalAction(f"First draw road {card.number if card else ''} in an empty cell, or Peek — "
-                                "then press Next card.", "first-act")
+        intent.next_card(self.state)
         events = self._advance()
         self._error = None
         self._render(events)
@@ -219,26 +184,15 @@ class AvenueTable(GameTable):
     def _small_sheet(self, state: AvenueState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your sheet before the move, small: your road in vermillion, the expert's dashed in blue."""
         small = AvenueSheet(state.params.layout, rounds=state.params.rounds, cell=32.0)   # the road table fits
-        small.widget.remove_class("sk-sheet")
-        small.widget.add_class("sk-luck-sheet")
 
-        def draw() -> None:
-            with batch():
-                small.draw_static()
-                small.forget()
-                small.sync(state, ME, interactive=False)
-                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
-                                             (best, theme.OKABE_ITO["blue"], True)):
-                    if isinstance(move, Draw) and state.card is not None:
-                        small.mark_cell(move.row, move.col, state.card.number, colour, dashed)
+        def mark(move: Any, colour: str, dashed: bool) -> None:
+            if isinstance(move, Draw) and state.card is not None:
+                small.mark_cell(move.row, move.col, state.card.number, colour, dashed)
 
-        small.canvas.on_ready(draw)
-        return small
+        return self._luck_sheet(small, lambda: small.sync(state, ME, interactive=False), mark, played, best)
 
     def _next_click_view(self) -> Any:
-        st = self.state
-        waiting = not st.is_terminal() and not st.is_chance_node() and ME in st.current_players()
-        return self.sheet if waiting and any(isinstance(a, Draw) for a in st.legal_actions(ME)) else None
+        return self.sheet if intent.draws_now(self.state, ME) else None
 
     # ----- game flow ------------------------------------------------------------------------
     def _after_my_move(self) -> None:
@@ -261,21 +215,16 @@ class AvenueTable(GameTable):
 
     def _person_move(self, state: AvenueState, p: int) -> Any:  # type: ignore[override]
         """Nothing to choose: the engine allows you only a pass."""
-        return Pass() if state.legal_actions(p) == [Pass()] else None
+        return intent.forced_move(state, p)
 
     # ----- drawing --------------------------------------------------------------------------
     @guarded
     def _redraw_sheet(self) -> None:
-        with batch():
-            self.sheet.draw_static()
-            self.sheet.forget()
-            self.sheet.sync(self.state, ME, interactive=True)
+        self._redraw_in_full(self.sheet, lambda: self.sheet.sync(self.state, ME, interactive=True))
 
     @guarded
     def _redraw_cards(self) -> None:
-        with batch():
-            self.cards.forget()
-            self.cards.sync(self.state, ME)
+        self._redraw_in_full(self.cards, lambda: self.cards.sync(self.state, ME), printed=False)
 
     def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
         st = self.state

@@ -9,12 +9,12 @@ on an ipycanvas ``Canvas`` in CSS pixels and sets every style it uses.
 from __future__ import annotations
 
 import functools
-import math
 
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
-from sheetkit.widgets.geometry import Point, clip_segment
-from sheetkit.widgets.shapes import rounded_box
+from sheetkit.widgets.geometry import Point, clip_segment, hex_points
+from sheetkit.widgets.shapes import icon_pen, rounded_box
+from sheetkit.widgets.theme import tint
 
 from sheetkit.games.key_harvest.crops import CROPS
 
@@ -30,20 +30,6 @@ GROUP_FILL = "rgba(230, 159, 0, 0.30)"      # orange: the group a harvest would 
 CHOSEN_RING = theme.OKABE_ITO["vermillion"]  # the registry tile you are bidding for
 # Paper at 0.66 over an up tile's fill (its colour 0.35 towards paper) leaves it 0.78 towards paper: pale.
 HARVEST_COVER = "rgba({}, {}, {}, 0.66)".format(*(int(theme.PAPER[i:i + 2], 16) for i in (1, 3, 5)))
-
-
-def hex_points(cx: float, cy: float, size: float) -> list[Point]:
-    """The six corners of a pointy-top hex of radius ``size`` centred at (cx, cy), clockwise from the top."""
-    return [(cx + size * math.cos(math.radians(-90 + 60 * k)), cy + size * math.sin(math.radians(-90 + 60 * k)))
-            for k in range(6)]
-
-
-def tint(colour: str, amount: float) -> str:
-    """``colour`` mixed with paper white (amount 0: the colour, 1: paper)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    pr, pg, pb = (int(theme.PAPER[i:i + 2], 16) for i in (1, 3, 5))
-    mix = [round(c + (p - c) * amount) for c, p in ((r, pr), (g, pg), (b, pb))]
-    return "#{:02X}{:02X}{:02X}".format(*mix)
 
 
 def printed_space(ctx: Canvas, cx: float, cy: float, size: float, code: str, crop: int) -> None:
@@ -142,11 +128,7 @@ def crop_icon(ctx: Canvas, cx: float, cy: float, s: float, crop: int, colour: st
     """The crop's symbol, about ``2 s`` across, centred at (cx, cy): grapes, hop cone, apple, carrot, wheat."""
     ink = colour or CROP_INK[crop]
     body = fill or CROP_COLOUR[crop]
-    ctx.stroke_style = ink
-    ctx.fill_style = body
-    ctx.line_cap = "round"
-    ctx.line_join = "round"
-    ctx.line_width = max(1.0, s * 0.14)
+    icon_pen(ctx, ink, body, max(1.0, s * 0.14))
     [_grapes, _hops, _apple, _carrot, _wheat][crop](ctx, cx, cy, s, ink, body)
 
 

@@ -50,25 +50,65 @@ def groups_html(state: Any) -> str:
     return "".join(out)
 
 
-def tradeoff_figure(state: Any) -> Any:
-    """Group points of each player's tiles split into two groups, against the size of the second one."""
-    from matplotlib.figure import Figure
+def tradeoff_figure(state: Any) -> str:
+    """Group points of each player's tiles split into two groups, against the size of the second one (SVG).
 
+    Drawn as inline SVG, not with matplotlib: this panel is on the page from the start, and importing and
+    running matplotlib there took about a third of the Key Harvest page's load (docs/performance.md).
+    """
     prm = state.params
-    fig = Figure(figsize=(5.6, 2.5))
-    ax = fig.subplots()
-    for p, g in enumerate(group_rows(state)):
-        curve = split_curve(g.tiles, prm.largest_mult, prm.second_mult)
-        xs, ys = [b for b, _ in curve], [v for _, v in curve]
-        m, c = MARKERS[p % 4], COLOURS[p % 4]
-        ax.plot(xs, ys, marker=m, markersize=3, color=c, linewidth=1, markerfacecolor="white",
-                label=f"{g.player}: {g.tiles} tiles")
-        ax.plot([g.second], [g.points], marker=m, markersize=8, color=c, linestyle="none")
-    ax.set_xlabel("tiles in the second largest group", fontsize=8)
-    ax.set_ylabel("group points", fontsize=8)
-    ax.set_title("Two big groups beat one: open marker = same tiles split so, filled = now", fontsize=8)
-    ax.tick_params(labelsize=7)
-    ax.spines[["top", "right"]].set_visible(False)
-    ax.legend(fontsize=7, frameon=False)
-    fig.tight_layout()
-    return fig
+    rows = group_rows(state)
+    curves = [split_curve(g.tiles, prm.largest_mult, prm.second_mult) for g in rows]
+    x_max = max([1] + [b for c in curves for b, _ in c] + [g.second for g in rows])
+    y_max = max([1] + [v for c in curves for _, v in c] + [g.points for g in rows])
+    y_top = _nice_ceiling(y_max)
+    left, right, top, bottom, width, height = 46, 410, 26, 206, 560, 250
+
+    def at(x: float, y: float) -> str:
+        return f"{left + (right - left) * x / x_max:.1f},{bottom - (bottom - top) * y / y_top:.1f}"
+
+    out = [f"<svg class='sk-tradeoff' role='img' viewBox='0 0 {width} {height}' width='{width}' "
+           f"style='max-width: 100%; height: auto; font-family: {html.escape(theme.FONT_INK)}' "
+           "xmlns='http://www.w3.org/2000/svg'><title>Group points against the second group's size</title>",
+           f"<text x='{width / 2}' y='14' font-size='11' text-anchor='middle' fill='{theme.INK}'>Two big groups beat "
+           "one: open marker = same tiles split so, filled = now</text>",
+           f"<path d='M{left},{top} V{bottom} H{right}' fill='none' stroke='{theme.PRINT}'/>"]
+    for k in range(0, x_max + 1, max(1, x_max // 8)):
+        out.append(f"<text x='{at(k, 0).split(',')[0]}' y='{bottom + 13}' font-size='10' text-anchor='middle' "
+                   f"fill='{theme.PRINT}'>{k}</text>")
+    for k in range(0, y_top + 1, max(1, y_top // 5)):
+        out.append(f"<text x='{left - 5}' y='{float(at(0, k).split(',')[1]) + 3:.1f}' font-size='10' "
+                   f"text-anchor='end' fill='{theme.PRINT}'>{k}</text>")
+    out.append(f"<text x='{(left + right) / 2}' y='{height - 6}' font-size='11' text-anchor='middle' "
+               f"fill='{theme.INK}'>tiles in the second largest group</text>"
+               f"<text transform='translate(12 {(top + bottom) / 2}) rotate(-90)' font-size='11' "
+               f"text-anchor='middle' fill='{theme.INK}'>group points</text>")
+    for p, (g, curve) in enumerate(zip(rows, curves, strict=True)):
+        colour, shape = COLOURS[p % 4], MARKERS[p % 4]
+        out.append(f"<polyline points='{' '.join(at(b, v) for b, v in curve)}' fill='none' stroke='{colour}'/>")
+        out += [_marker(shape, at(b, v), 3, colour, "white") for b, v in curve]
+        out.append(_marker(shape, at(g.second, g.points), 6, colour, colour))
+        y = top + 8 + 18 * p
+        out.append(_marker(shape, f"{right + 22},{y}", 4, colour, "white") +
+                   f"<text x='{right + 32}' y='{y + 4}' font-size='11' fill='{theme.INK}'>"
+                   f"{html.escape(g.player)}: {g.tiles} tiles</text>")
+    out.append("</svg>")
+    return "".join(out)
+
+
+def _nice_ceiling(y: int) -> int:
+    """The axis's top: ``y`` rounded up to a multiple of 5 (of 1 below 5)."""
+    return y if y < 5 else -(-y // 5) * 5
+
+
+def _marker(shape: str, xy: str, r: float, stroke: str, fill: str) -> str:
+    """A player's marker at "x,y": circle, square, triangle or diamond, ``r`` from its centre to its edge."""
+    x, y = (float(v) for v in xy.split(","))
+    style = f"fill='{fill}' stroke='{stroke}' stroke-width='1.2'"
+    if shape == "o":
+        return f"<circle cx='{x:.1f}' cy='{y:.1f}' r='{r}' {style}/>"
+    if shape == "s":
+        return f"<rect x='{x - r:.1f}' y='{y - r:.1f}' width='{2 * r}' height='{2 * r}' {style}/>"
+    corners = [(x, y - r), (x + r, y + r * 0.8), (x - r, y + r * 0.8)] if shape == "^" else \
+        [(x, y - r * 1.2), (x + r, y), (x, y + r * 1.2), (x - r, y)]
+    return f"<polygon points='{' '.join(f'{a:.1f},{b:.1f}' for a, b in corners)}' {style}/>"

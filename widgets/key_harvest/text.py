@@ -18,18 +18,13 @@ from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.crops import CROPS, count_words, describe
 from sheetkit.games.key_harvest.events import EVENTS
 from sheetkit.games.key_harvest.moves import (
-    Bid,
-    Buy,
-    Harvest,
     KeyHarvestAction,
-    PlaceWorker,
-    RemoveWorker,
     parse_action,
 )
+from sheetkit.games.key_harvest.reasons import ACTION_KINDS, unfit_reason, why_not
 from sheetkit.games.key_harvest.state import SALE_PRICE, KeyHarvestState
 from sheetkit.games.key_harvest.workers import WORKERS, Worker
 
-ACTION_KINDS = ("harvest", "worker", "buy", "bid")
 ACTION_LABELS = {"harvest": "Harvest", "worker": "Worker", "buy": "Buy", "bid": "Bid"}
 ACTION_HELP = {
     "harvest": "flip one connected group of your unharvested tiles and take its crops",
@@ -81,39 +76,9 @@ def pay_words(c: Sequence[int]) -> str:
     return describe(c).replace(", ", " + ")
 
 
-def may_reason(state: KeyHarvestState, p: int, kind: str,
-               legal: Sequence[KeyHarvestAction] | None = None) -> str | None:
-    """Why the turn does not allow starting or continuing ``kind`` now (None: allowed) — the engine's words.
-
-    ``legal``: ``state.legal_actions(p)`` when the caller already has it.
-    """
-    if state.is_terminal():
-        return "the game is over"
-    if p not in state.current_players() or state.phase != "act":
-        return "it is not your turn"
-    if state.pending is not None:
-        return f"first answer: {state.pending.prompt}"
-    why = state.may(p, kind)  # the engine's turn-structure check
-    if why is not None:
-        return str(why[0])
-    if legal is None:
-        legal = state.legal_actions(p)
-    kinds = {Harvest: "harvest", PlaceWorker: "worker", RemoveWorker: "worker", Buy: "buy", Bid: "bid"}
-    if not any(kinds.get(type(a)) == kind for a in legal):
-        return {"harvest": "you have no unharvested tiles",
-                "worker": "no worker fits any space of your board yet",
-                "buy": "no store tile you could take (too soon, guarded, or you cannot pay)",
-                "bid": "no registry tile, or no counters to bid with"}[kind]
-    return None
-
-
-def unfit_words(w: Worker) -> str:
-    """Why a worker fits no space of your board now (the rule of workers.py, said of your board)."""
-    return f"it needs an empty space touching {w.value}+ of your tiles and no other worker"
-
-
-UNFIT_NOTE = ("Dashed: fits no space of your board now — a worker needs an empty space touching as many of your "
-              "tiles as its number, and no other worker.")
+# The rules' "why not" words live in the engine (sheetkit.games.key_harvest.reasons); the table shows them.
+may_reason = why_not
+unfit_words = unfit_reason
 
 
 def worker_words(w: Worker, spaces: int) -> str:

@@ -17,6 +17,7 @@ from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import Rect
 from sheetkit.widgets.key_harvest import art
+from sheetkit.widgets.shapes import blank_paper
 
 from sheetkit.games.key_harvest.board import CROP_OF
 from sheetkit.games.key_harvest.events import EVENTS
@@ -104,11 +105,7 @@ class TownBoard:
     def draw_static(self) -> None:
         """Paper and the printed labels and frames."""
         ctx = self.canvas["paper"].ctx
-        ctx.fill_style = theme.PAPER
-        ctx.fill_rect(0, 0, self.width, self.height)
-        ctx.fill_style = theme.PRINT
-        ctx.text_align = "left"
-        ctx.text_baseline = "alphabetic"
+        blank_paper(ctx, self.width, self.height)
         ctx.font = theme.font(11, theme.FONT_PRINT, "bold")
         ctx.fill_text("LAND REGISTRY", 6, 16)
         ctx.fill_text("TOWNSFOLK", TF_X0 - TF_S / 2, 16)

@@ -7,13 +7,13 @@ it uses (a newly connected browser starts from the canvas defaults).
 
 from __future__ import annotations
 
-import math
 from collections.abc import Sequence
 
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
-from sheetkit.widgets.geometry import Point
-from sheetkit.widgets.shapes import rounded_box
+from sheetkit.widgets.geometry import Point, hex_points
+from sheetkit.widgets.shapes import icon_pen, rounded_box
+from sheetkit.widgets.theme import tint
 
 from sheetkit.games.kingdom_maps.terrains import TERRAINS
 
@@ -21,20 +21,6 @@ from sheetkit.games.kingdom_maps.terrains import TERRAINS
 ICON_INK = {1: "#3E3830", 2: "#1F4A1D", 3: "#7A5A0C", 4: "#123F6B", 5: "#3B6324", 6: "#5C1512"}
 PRINTED_POWER = theme.OKABE_ITO["blue"]
 PRINTED_QUESTION = theme.OKABE_ITO["vermillion"]
-
-
-def hex_points(cx: float, cy: float, size: float) -> list[Point]:
-    """The six corners of a pointy-top hex of radius ``size`` centred at (cx, cy), clockwise from the top."""
-    return [(cx + size * math.cos(math.radians(-90 + 60 * k)), cy + size * math.sin(math.radians(-90 + 60 * k)))
-            for k in range(6)]
-
-
-def tint(colour: str, amount: float) -> str:
-    """``colour`` mixed with paper white (amount 0: the colour, 1: paper)."""
-    r, g, b = (int(colour[i:i + 2], 16) for i in (1, 3, 5))
-    pr, pg, pb = (int(theme.PAPER[i:i + 2], 16) for i in (1, 3, 5))
-    mix = [round(c + (p - c) * amount) for c, p in ((r, pr), (g, pg), (b, pb))]
-    return "#{:02X}{:02X}{:02X}".format(*mix)
 
 
 def terrain_hex(ctx: Canvas, cx: float, cy: float, size: float, terrain: int, icon_scale: float = 1.0) -> None:
@@ -74,11 +60,7 @@ def icon(ctx: Canvas, cx: float, cy: float, s: float, terrain: int, colour: str 
     """The terrain's icon, about ``2 s`` across, centred at (cx, cy)."""
     shape = TERRAINS[terrain - 1].shape
     ink = colour or ICON_INK[terrain]
-    ctx.stroke_style = ink
-    ctx.fill_style = ink
-    ctx.line_cap = "round"
-    ctx.line_join = "round"
-    ctx.line_width = max(1.2, s * 0.13)
+    icon_pen(ctx, ink, ink, max(1.2, s * 0.13))
     {"peak": _peak, "tree": _tree, "wheat": _wheat, "wave": _wave, "grass": _grass, "house": _house}[shape](
         ctx, cx, cy, s, ink)
 

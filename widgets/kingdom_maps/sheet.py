@@ -16,6 +16,7 @@ from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import SheetCanvas
 from sheetkit.widgets.geometry import SQRT3, Cell, HexGeometry, Rect
 from sheetkit.widgets.kingdom_maps import art
+from sheetkit.widgets.shapes import blank_paper, printed_title
 
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import CRITERIA
@@ -172,15 +173,8 @@ class KingdomSheet:
         """The printed sheet: paper, title, hex outlines, printed marks, terrain strip, score frame."""
         ctx = self.canvas["paper"].ctx
         b, g = self.box, self._geo
-        ctx.fill_style = theme.PAPER
-        ctx.fill_rect(0, 0, b.width, b.height)
-        ctx.fill_style = theme.PRINT
-        ctx.text_baseline = "alphabetic"
-        ctx.text_align = "left"
-        ctx.font = theme.font(17, theme.FONT_PRINT, "bold")
-        ctx.fill_text("KINGDOM MAPS", b.left + 2, 26)
-        ctx.font = theme.font(12, theme.FONT_PRINT, "italic")
-        ctx.fill_text(title or self.board.title, b.left + 186, 26)
+        blank_paper(ctx, b.width, b.height)
+        printed_title(ctx, "KINGDOM MAPS", title or self.board.title, b.left + 2, 26, b.left + 186)
         ctx.fill_style = theme.PAPER_SHADE
         for cx, cy in self.centres:
             ctx.fill_polygon(art.hex_points(cx, cy, g.size - 0.5))

@@ -19,15 +19,15 @@ from typing import Any
 import ipywidgets as W
 from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import batch
-from sheetkit.widgets.kingdom_maps import art
+from sheetkit.widgets.kingdom_maps import art, intent
 from sheetkit.widgets.kingdom_maps import text as words
+from sheetkit.widgets.kingdom_maps.intent import Announcement
 from sheetkit.widgets.kingdom_maps.panels import DiceView, OpponentsView, dice_roles, die_at
 from sheetkit.widgets.kingdom_maps.sheet import KingdomSheet
 from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_base import (
     LOG_LINES,
     ME,
-    TABLE_CSS,
     GameTable,
     button,
     guarded,
@@ -36,27 +36,12 @@ from sheetkit.widgets.table_base import (
     row,
 )
 
-from sheetkit.core.errors import IllegalAction
 from sheetkit.core.play import Step
 from sheetkit.games.kingdom_maps import BOTS, TERRAINS, Announce, Bank, KingdomState, Pass, Pick, Place, Power, new_game
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.terrains import terrain_name
 
 MAX_DICE = 3
-
-# Friendlier words for some of the engine's refusals (keyed by IllegalAction.code); the engine's
-# own message is shown for everything else.
-FRIENDLY = {
-    "over": "The game is over — play the same dice again or start a new game.",
-    "no-undo": "Nothing to undo: you can take back your moves until you press Confirm.",
-    "announce-first": "First choose a terrain and take a die.",
-    "done": "Your drawing is complete — press Confirm (or Undo).",
-    # The engine names hexes by (q, r), which the map does not print; the map shows the hex itself.
-    "drawn": "That hex is already drawn — choose an empty one (the tinted hexes are open now).",
-    "off-map": "That is not a hex of the map.",
-    # Solo's second drawing may start next to the first one: "an earlier turn" would be wrong there.
-    "not-touching-map": "Your first hex must touch a hex already drawn on your map.",
-}
 
 KM_CSS = f"""
 <style>
@@ -119,7 +104,7 @@ class KingdomTable(GameTable):
     TITLE = "Kingdom Maps"
     CODE_EXAMPLE = "KM-0000-0005"
     BOTS = BOTS
-    FRIENDLY = FRIENDLY
+    NEW_GAME = staticmethod(new_game)
     DEFAULT_BOTS = ()
     SHARE_WHAT = "these dice"
     SHARE_GETS = "the same criteria and the same rolls"
@@ -130,20 +115,13 @@ class KingdomTable(GameTable):
     def __init__(self, code: str | None = None, bots: Sequence[str] | str = (), *, seed: int | None = None,
                  players: int | None = None, variant: str = "standard", name: str = "You",
                  record: dict[str, Any] | str | None = None, notes: Sequence[str] = ()) -> None:
-        self._terrain_choice: int | None = None
-        self._die_choice: int | None = None   # index of the die you hold before announcing
+        self.announcement = Announcement()    # the terrain and die chosen before announcing
         self._serial = 0
         super().__init__(code, bots, seed=seed, variant=variant, name=name, record=record, notes=notes,
                          seats=players)
 
-    def _new_game(self, players: list[str], *, code: str | None = None, seed: int | None = None,
-                  variant: str | None = None) -> KingdomState:
-        if code:
-            return new_game(players, code=code)
-        return new_game(players, seed=seed, variant=variant or "standard")
-
     def _reset_choices(self) -> None:
-        self._terrain_choice = self._die_choice = None
+        self.announcement.clear()
 
     def _moves_on(self, state: KingdomState) -> bool:  # type: ignore[override]
         """A loaded game moves on by itself at a table step or a bot's announcement, not at your Confirm."""
@@ -198,12 +176,7 @@ class KingdomTable(GameTable):
         self.bank_box.add_class("sk-bankbox")
         self.bank_buttons: dict[str, W.Button] = {}
 
-        self.end_summary = html_widget("sk-end-summary")
-        self.breakdown = html_widget("sk-breakdown")
-        self.again_button = button("Play these dice again", "sk-again", "repeat", "Same dice, same criteria, "
-                                    "same bots, a blank map", "success")
-        self.again_button.on_click(self._on_again)
-        self.share = html_widget("sk-share")
+        self._end_parts("Play these dice again", "Same dice, same criteria, same bots, a blank map")
         self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
                               layout=W.Layout(display="none"))
         self.end_box.add_class("sk-end")
@@ -235,11 +208,7 @@ class KingdomTable(GameTable):
         self.bottom.add_class("sk-km-bottom")
         self.left = W.VBox([self.sheet.widget, self.bottom])
         self.left.add_class("sk-km-left")
-        self.main = W.HBox([self.left, self.side])
-        self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + KM_CSS), self.main, self.hooks])
-        self.widget.add_class("sk-table")
-        self.widget.add_class("sk-km")
+        self._page(KM_CSS, [self.left, self.side], [self.hooks], "sk-km")
 
     def _make_sheet(self, st: KingdomState) -> KingdomSheet:
         sheet = KingdomSheet(st.board, st.uses_each, criteria=len(st.params.criteria or ()) or 4,
@@ -326,32 +295,27 @@ class KingdomTable(GameTable):
         st = self.state
         if cell is None:
             part = self.sheet.part_at(x, y, st)
-            # The criteria boxes are lit while a ? waits for a criterion: clicking one banks it.
-            if part is not None and part[0] == "crit" and Bank(part[1]) in st.legal_actions(ME):
-                st.apply(ME, Bank(part[1]))
-                self._moved()
+            bank = intent.beside_map_click(st, ME, part)   # a lit criteria box banks it
+            if bank is None:
+                self._fail(words.off_map_words(st, ME, part))
                 return
-            self._fail(words.off_map_words(st, ME, part))
+            st.apply(ME, bank)
+        else:
+            st.apply(ME, intent.hex_click(st, ME, cell))
+        self._moved()
+
+    def _make(self, action: Any) -> None:
+        """Make a move the intent layer answered (None: a choice made, nothing to move yet)."""
+        if action is None:
+            self._error = None
+            self._render([])
             return
-        if st.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        if words.awaiting_confirm(st, ME):
-            raise IllegalAction("done", "done")
-        if st.phase == ANNOUNCE and st.active == ME:
-            raise IllegalAction("announce first", "announce-first")
-        st.apply(ME, Place(*cell))
+        self.state.apply(ME, action)
         self._moved()
 
     @guarded
     def _on_terrain(self, terrain: int, _: Any = None) -> None:
-        st = self.state
-        if not (st.phase == ANNOUNCE and st.active == ME):
-            self._fail("You choose the terrain when it is your turn to announce." if not st.is_terminal()
-                       else FRIENDLY["over"])
-            return
-        st.check(ME, Announce(terrain, st.dice[0]))   # the engine explains a terrain with no uses left
-        self._terrain_choice = terrain
-        self._announce_if_ready()
+        self._make(intent.press_terrain(self.state, ME, self.announcement, terrain))
 
     @guarded
     def _on_die(self, k: int, _: Any = None) -> None:
@@ -367,70 +331,34 @@ class KingdomTable(GameTable):
         self._take_die(k)
 
     def _take_die(self, k: int) -> None:
-        st = self.state
-        if st.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        if k >= len(st.dice):
-            self._fail("There is no such die on the table.")
-            return
-        if words.awaiting_confirm(st, ME):
-            raise IllegalAction("done", "done")
-        value = st.dice[k]
-        if st.phase == ANNOUNCE and st.active == ME:
-            self._die_choice = k
-            self._announce_if_ready()
-            return
-        roles = dice_roles(st, ME)
-        if roles[k][1]:
-            who = roles[k][2] or "taken"
-            self._fail(f"That die is already taken ({who}) — pick another.")
-            return
-        st.apply(ME, Pick(value))
-        self._moved()
-
-    def _announce_if_ready(self) -> None:
-        st = self.state
-        if self._terrain_choice is None or self._die_choice is None:
-            self._error = None
-            self._render([])
-            return
-        action = Announce(self._terrain_choice, st.dice[self._die_choice])
-        self._terrain_choice = self._die_choice = None
-        st.apply(ME, action)
-        self._moved()
+        self._make(intent.take_die(self.state, ME, self.announcement, k, dice_roles(self.state, ME)))
 
     @guarded
     def _on_power(self, delta: int, _: Any = None) -> None:
-        self.state.apply(ME, Power(delta))
-        self._moved()
+        self._make(Power(delta))
 
     @guarded
     def _on_pass(self, _: Any = None) -> None:
-        self.state.apply(ME, Pass())
-        self._moved()
+        self._make(Pass())
 
     @guarded
     def _on_bank(self, code: str, _: Any = None) -> None:
-        self.state.apply(ME, Bank(code))
-        self._moved()
+        self._make(Bank(code))
 
     @guarded
     def _on_undo(self, _: Any = None) -> None:
-        if not self.state.can_undo(ME) and (self._terrain_choice or self._die_choice is not None):
-            self._terrain_choice = self._die_choice = None
-        else:
+        if self.state.can_undo(ME) or not self.announcement.started():     # else: the choices only
             self.state.undo(ME)
-            self._terrain_choice = self._die_choice = None
+        self.announcement.clear()
         self._error = None
         self._render(["move"])
 
     @guarded
     def _on_confirm(self, _: Any = None) -> None:
         st = self.state
-        if st.is_terminal():
-            raise IllegalAction("the game is over", "over")
-        if not words.awaiting_confirm(st, ME):
-            self._fail(f"Not yet — {words.status_line(st, ME, self._terrain_choice, self._die_choice)}")
+        if not intent.may_confirm(st, ME):
+            a = self.announcement
+            self._fail(f"Not yet — {words.status_line(st, ME, a.terrain, None if a.die is None else st.dice[a.die])}")
             return
         events = self._advance()
         self._error = None
@@ -452,16 +380,11 @@ class KingdomTable(GameTable):
     # ----- drawing --------------------------------------------------------------------------
     @guarded
     def _redraw_sheet(self) -> None:
-        with batch():
-            self.sheet.draw_static()
-            self.sheet.forget()
-            self.sheet.sync(self.state, ME)
+        self._redraw_in_full(self.sheet, lambda: self.sheet.sync(self.state, ME))
 
     @guarded
     def _redraw_dice(self) -> None:
-        with batch():
-            self.dice.forget()
-            self._sync_dice()
+        self._redraw_in_full(self.dice, self._sync_dice, printed=False)
 
     def _sync_dice(self) -> None:
         st = self.state
@@ -472,7 +395,7 @@ class KingdomTable(GameTable):
             else:
                 picks = {a.die for a in st.legal_actions(ME) if isinstance(a, Pick)}
                 choosable = tuple(k for k, (v, role, _) in enumerate(dice_roles(st, ME)) if v in picks and not role)
-        self.dice.sync(st, ME, choosable, self._die_choice)
+        self.dice.sync(st, ME, choosable, self.announcement.die)
 
     def _canvas_steps(self, full: bool) -> list[tuple[Any, Any]]:
         st = self.state
@@ -504,30 +427,23 @@ class KingdomTable(GameTable):
 
     def _small_sheet(self, state: KingdomState, played: Any, best: Any) -> Any:  # type: ignore[override]
         """Your map before the move, small: your hex ringed in vermillion, the expert's dashed in blue."""
+        if not (isinstance(played, Place) or isinstance(best, Place)):
+            return None
         small = KingdomSheet(state.board, state.uses_each, criteria=len(state.params.criteria or ()) or 4,
                              powers=state.params.powers, questions=state.params.questions, size=19.0)
-        small.widget.remove_class("sk-sheet")
-        small.widget.add_class("sk-luck-sheet")
 
-        def draw() -> None:
-            with batch():
-                small.draw_static()
-                small.forget()
-                small.sync(state, ME, interactive=False)
-                for move, colour, dashed in ((played, theme.OKABE_ITO["vermillion"], False),
-                                             (best, theme.OKABE_ITO["blue"], True)):
-                    if isinstance(move, Place):
-                        cx, cy = small.geometry.cell_center(move.q, move.r)
-                        ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
+        def mark(move: Any, colour: str, dashed: bool) -> None:
+            if isinstance(move, Place):
+                cx, cy = small.geometry.cell_center(move.q, move.r)
+                ring(small.canvas["ink"].ctx, cx, cy, small.box.size * 0.75, colour, 3.0, dashed)
 
-        small.canvas.on_ready(draw)
-        return small if isinstance(played, Place) or isinstance(best, Place) else None
+        return self._luck_sheet(small, lambda: small.sync(state, ME, interactive=False), mark, played, best)
 
     def _render_text(self, message: str | None = None) -> None:
         st = self.state
         self._serial += 1
-        line = words.status_line(st, ME, self._terrain_choice,
-                                 None if self._die_choice is None else st.dice[self._die_choice])
+        a = self.announcement
+        line = words.status_line(st, ME, a.terrain, None if a.die is None else st.dice[a.die])
         self.status.value = self._status_html(line, message)
         self.info.value = words.turn_info(st, ME)
         over = st.is_terminal()
@@ -537,7 +453,7 @@ class KingdomTable(GameTable):
         for t, b in self.terrain_buttons.items():
             b.description = words.terrain_label(t, uses[t])
             b.disabled = not (announcing and any(isinstance(a, Announce) and a.terrain == t for a in legal))
-            chosen = announcing and self._terrain_choice == t
+            chosen = announcing and self.announcement.terrain == t
             if chosen and "sk-chosen" not in b._dom_classes:
                 b.add_class("sk-chosen")
             elif not chosen and "sk-chosen" in b._dom_classes:
@@ -549,7 +465,7 @@ class KingdomTable(GameTable):
         self.powers.value = (f"±1 powers: <b>{s.available}</b> to spend" + (f" · this die {s.shift:+d}" if s.shift
                              else "")) if st.params.powers else "<i>no ±1 powers in this variant</i>"
         self.pass_button.layout.display = "flex" if Pass() in legal else "none"
-        self.undo_button.disabled = not (st.can_undo(ME) or self._terrain_choice or self._die_choice is not None)
+        self.undo_button.disabled = not (st.can_undo(ME) or self.announcement.started())
         self.confirm_button.disabled = not words.awaiting_confirm(st, ME)
         self.confirm_button.button_style = "" if self.confirm_button.disabled else "primary"
         banks = [a.criterion for a in legal if isinstance(a, Bank)]
@@ -578,7 +494,7 @@ class KingdomTable(GameTable):
             if announcing:
                 b.description = f"Take {value}"
                 b.disabled = False
-                b.button_style = "info" if self._die_choice == k else ""
+                b.button_style = "info" if self.announcement.die == k else ""
                 b.tooltip = f"Take the {value}: draw {value} hexes of the terrain you announce"
             elif value in picks and not role and not waiting:
                 amount, terrain = words.pick_preview(st, ME, value)

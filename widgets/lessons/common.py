@@ -76,6 +76,13 @@ def axes_on(fig: Any, cols: int = 1, rows: int = 1, **kw: Any) -> Any:
     return axes if rows * cols > 1 else axes[0][0]
 
 
+def exact_beside_engine(ax: Any, xs: Sequence[int], exact: Sequence[float], engine: Sequence[float], seen: str,
+                        markersize: float = 5) -> None:
+    """The lessons' two cues on one axes: exact probabilities as filled bars, the engine's shares as diamonds."""
+    ax.bar(xs, exact, color=EXACT, width=0.8, label="exact")
+    ax.plot(xs, engine, "D", color=SIMULATED, markersize=markersize, label=f"engine, {seen}")
+
+
 def png(fig: Any) -> bytes:
     """The figure as PNG bytes at twice its size (crisp on HiDPI screens)."""
     buf = io.BytesIO()

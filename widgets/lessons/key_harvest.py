@@ -13,10 +13,10 @@ from typing import Any
 
 from sheetkit.widgets import theme
 from sheetkit.widgets.lessons.common import (
-    EXACT,
     SIMULATED,
     Panel,
     axes_on,
+    exact_beside_engine,
     figure,
     frac,
     pct,
@@ -54,9 +54,8 @@ def registry_crops(players: int = 3) -> Panel:
         d = kl.opening_crop(c, players)
         seen = [r[c] for r in rolls]
         xs = list(range(0, 6))
-        ax.bar(xs, [float(d.get(x, 0)) for x in xs], color=EXACT, width=0.8, label="exact")
-        ax.plot(xs, [seen.count(x) / n for x in xs], "D", color=SIMULATED, markersize=4,
-                label=f"engine, {n:,} setups")
+        exact_beside_engine(ax, xs, [float(d.get(x, 0)) for x in xs], [seen.count(x) / n for x in xs],
+                            f"{n:,} setups", markersize=4)
         ax.set_title(f"{CROPS[c]}: mean {frac(d.mean())}", fontsize=9)
         ax.set_xlabel(f"{CROPS[c]} tiles on show", fontsize=8)
         some = 1 - d[0]

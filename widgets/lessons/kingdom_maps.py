@@ -16,6 +16,7 @@ from sheetkit.widgets.lessons.common import (
     Markup,
     Panel,
     axes_on,
+    exact_beside_engine,
     figure,
     frac,
     live_figure,
@@ -45,9 +46,8 @@ def three_dice() -> Panel:
     fig, axes = figure(10.5, 2.6, cols=3, sharey=True)
     for k, ax in enumerate(axes[0]):
         xs = range(1, 7)
-        ax.bar(xs, [float(listed[k][x]) for x in xs], color=EXACT, width=0.8, label="exact")
-        ax.plot(xs, [float((sim[k] == x).mean()) for x in xs], "D", color=SIMULATED, markersize=5,
-                label=f"engine, {len(rolls):,} rolls")
+        exact_beside_engine(ax, xs, [float(listed[k][x]) for x in xs], [float((sim[k] == x).mean()) for x in xs],
+                            f"{len(rolls):,} rolls")
         ax.set_title(f"{NAMES[k]} die: mean {frac(listed[k].mean())} ≈ {float(listed[k].mean()):.2f}", fontsize=9)
         ax.set_xlabel("pips", fontsize=9)
     axes[0][0].set_ylabel("probability", fontsize=9)
@@ -84,9 +84,8 @@ def left_for_you() -> Panel:
     fig, axes = figure(10.5, 2.4, cols=3, sharey=True)
     for ax, (taken, d) in zip(axes[0], dists.items(), strict=True):
         xs = range(1, 7)
-        ax.bar(xs, [float(d.get(x, 0)) for x in xs], color=EXACT, width=0.8, label="exact")
-        ax.plot(xs, [float((sim[taken] == x).mean()) for x in xs], "D", color=SIMULATED, markersize=5,
-                label=f"engine, {len(rolls):,} rolls")
+        exact_beside_engine(ax, xs, [float(d.get(x, 0)) for x in xs], [float((sim[taken] == x).mean()) for x in xs],
+                            f"{len(rolls):,} rolls")
         ax.set_title(f"active took the {taken}: best left ≈ {float(d.mean()):.2f}", fontsize=9)
         ax.set_xlabel("the best die left for you", fontsize=9)
     axes[0][0].set_ylabel("probability", fontsize=9)

@@ -11,25 +11,13 @@ from typing import Any
 
 import numpy as np
 
+from sheetkit.core.bots import RandomBot
 from sheetkit.core.chance import make_rng
 from sheetkit.core.play import play_out
 from sheetkit.games.avenue.expert import ExpertBot
 from sheetkit.games.avenue.greedy import GreedyBot
 from sheetkit.games.avenue.moves import AvenueAction, Pass, Peek
 from sheetkit.games.avenue.state import AvenueState
-
-
-class RandomBot:
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = make_rng(seed)
-
-    def act(self, state: AvenueState, player: int) -> AvenueAction:
-        acts = state.legal_actions(player)
-        return acts[int(self.rng.integers(len(acts)))]
 
 
 class MonteCarloBot:

@@ -2,47 +2,26 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.moves import Move
 from sheetkit.core.schema import expect_dict, expect_int, expect_str
 
 
-@dataclass(frozen=True)
-class Draw:
+class Draw(Move, kind="draw", says="draw at ({row}, {col})"):
     """Draw the current road card in cell (row, col)."""
 
     row: int
     col: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "draw", "row": self.row, "col": self.col}
 
-    def __str__(self) -> str:
-        return f"draw at ({self.row}, {self.col})"
-
-
-@dataclass(frozen=True)
-class Peek:
+class Peek(Move, kind="peek", says="peek"):
     """Look at the top farm card instead of drawing (once per round)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "peek"}
 
-    def __str__(self) -> str:
-        return "peek"
-
-
-@dataclass(frozen=True)
-class Pass:
+class Pass(Move, kind="pass", says="pass"):
     """Do nothing — only legal when the sheet is full and peeking is not allowed (variants)."""
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "pass"}
-
-    def __str__(self) -> str:
-        return "pass"
 
 
 AvenueAction = Draw | Peek | Pass

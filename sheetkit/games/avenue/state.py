@@ -126,8 +126,7 @@ class AvenueState(RecordedGame, code_prefix="AV", presets=PRESETS):
     def apply_chance(self) -> dict[str, Any]:
         """Move the table on by one step: score a finished round and flip a farm, or flip a road."""
         if self.phase != TABLE:
-            raise IllegalAction("the table cannot move on yet: players still have to act on this card"
-                                if self.phase == ACT else "the game is over", "not-table")
+            self.check_table_step()
         self._undo = [None] * self.num_players
         if self._next == "score":
             self._score_round()
@@ -187,6 +186,15 @@ class AvenueState(RecordedGame, code_prefix="AV", presets=PRESETS):
             acts.append(Peek())
         return acts or [Pass()]
 
+    def check_table_step(self) -> None:
+        """Raise ``IllegalAction`` (in words) when the table may not move on now (flip or score)."""
+        if self.phase == ACT:
+            card = f"road {self.card.number}" if self.card is not None else "this card"
+            raise IllegalAction(f"first draw {card} in an empty cell, or peek: players still have to act on this "
+                                "card", "not-table")
+        if self.phase == OVER:
+            raise IllegalAction("the game is over", "not-table")
+
     def check(self, player: int, action: Any) -> None:
         try:
             index = operator.index(player)
@@ -213,7 +221,7 @@ class AvenueState(RecordedGame, code_prefix="AV", presets=PRESETS):
                 raise IllegalAction(f"cell ({r}, {c}) is off the sheet (rows 0–{self.geo.rows - 1}, "
                                     f"columns 0–{self.geo.cols - 1})", "off-sheet")
             if self.sheets[player].roads[r * self.geo.cols + c]:
-                raise IllegalAction(f"cell ({r}, {c}) already has a road", "occupied")
+                raise IllegalAction(f"the cell at row {r + 1}, col {c + 1} already has a road", "occupied")
         elif isinstance(action, Peek):
             if self.peeked[player]:
                 raise IllegalAction("you have already peeked this round", "peeked")

@@ -13,15 +13,7 @@ from typing import Any
 from sheetkit.core.chance import make_rng
 from sheetkit.games.key_harvest import board as B
 from sheetkit.games.key_harvest.crops import CROP_INDEX, CROPS, Counters, counters
-from sheetkit.games.key_harvest.moves import (
-    Bid,
-    Buy,
-    Choose,
-    EndTurn,
-    Harvest,
-    KeyHarvestAction,
-    PlaceWorker,
-)
+from sheetkit.games.key_harvest.moves import Bid, Buy, Choose, EndTurn, Harvest, KeyHarvestAction, PlaceWorker
 from sheetkit.games.key_harvest.state import DECLINE, KeyHarvestState
 from sheetkit.games.key_harvest.workers import WORKERS
 

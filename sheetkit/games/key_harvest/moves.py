@@ -8,10 +8,10 @@ pending decision an effect asked for (see ``KeyHarvestState.pending``).
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.moves import Move
 from sheetkit.core.schema import expect_dict, expect_int, expect_list, expect_str
 from sheetkit.games.key_harvest.crops import Counters, counters, describe
 from sheetkit.games.key_harvest.workers import WORKERS
@@ -19,99 +19,56 @@ from sheetkit.games.key_harvest.workers import WORKERS
 MAX_COUNTERS = 60
 
 
-@dataclass(frozen=True)
-class Harvest:
+class Harvest(Move, kind="harvest", says="harvest the group at {code}"):
     """Harvest the connected group of your unharvested tiles that holds ``code``."""
 
     code: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "harvest", "code": self.code}
 
-    def __str__(self) -> str:
-        return f"harvest the group at {self.code}"
-
-
-@dataclass(frozen=True)
-class PlaceWorker:
+class PlaceWorker(Move, kind="place"):
     """Play ``worker`` (a farmhand id like ``h2a`` or a townsfolk id like ``lawyer``) onto empty space ``code``."""
 
     worker: str
     code: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "place", "worker": self.worker, "code": self.code}
 
     def __str__(self) -> str:
         w = WORKERS.get(self.worker)
         return f"play the {w.name} ({w.value}) on {self.code}" if w else f"play {self.worker} on {self.code}"
 
 
-@dataclass(frozen=True)
-class RemoveWorker:
+class RemoveWorker(Move, kind="remove", says="take the worker off {code}"):
     """Take your worker off space ``code`` (a farmhand back beside your board, a townsfolk back to town)."""
 
     code: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "remove", "code": self.code}
 
-    def __str__(self) -> str:
-        return f"take the worker off {self.code}"
-
-
-@dataclass(frozen=True)
-class Buy:
+class Buy(Move, kind="buy", says="take {code} from its store"):
     """Take tile ``code`` from a store: another player's (pay them its bid) or your own from an earlier turn."""
 
     code: str
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "buy", "code": self.code}
 
-    def __str__(self) -> str:
-        return f"take {self.code} from its store"
-
-
-@dataclass(frozen=True)
-class Bid:
+class Bid(Move, kind="bid"):
     """Take tile ``code`` from the registry into your store with a bid of ``counters`` (wine, hops, apples,
     vegetables, wheat)."""
 
     code: str
     counters: Counters
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "bid", "code": self.code, "counters": list(self.counters)}
-
     def __str__(self) -> str:
         return f"bid {describe(self.counters)} for {self.code}"
 
 
-@dataclass(frozen=True)
-class EndTurn:
+class EndTurn(Move, kind="end", says="end the turn"):
     """End your turn (the registry is then refilled); with no action taken it is a pass."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "end"}
 
-    def __str__(self) -> str:
-        return "end the turn"
-
-
-@dataclass(frozen=True)
-class Choose:
+class Choose(Move, kind="choose"):
     """Answer the pending decision: ``value`` is a crop name, a space code or ``"decline"``; ``counters``
     is the payment where one is asked for (the land sale)."""
 
     value: str
     counters: Counters | None = None
-
-    def to_json(self) -> dict[str, Any]:
-        out: dict[str, Any] = {"type": "choose", "value": self.value}
-        if self.counters is not None:
-            out["counters"] = list(self.counters)
-        return out
 
     def __str__(self) -> str:
         if self.value == "decline":

@@ -23,7 +23,7 @@ from itertools import compress
 from operator import gt, mul, ne
 from typing import Any
 
-from sheetkit.core.chance import make_rng
+from sheetkit.core.bots import RandomBot
 from sheetkit.core.errors import IllegalAction
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import BUSY_POINTS, CRITERIA
@@ -60,18 +60,6 @@ def _board_tables(board: Board) -> tuple[tuple[Place, ...], list[int]]:
         got = _PLACES[id(board)] = (board, (tuple(Place(*c) for c in board.coords), [len(n) for n in board.nbrs]))
     return got[1]
 
-
-class RandomBot:
-    """Picks uniformly among the legal actions."""
-
-    name = "random"
-
-    def __init__(self, seed: int | None = 0) -> None:
-        self.rng = make_rng(seed)
-
-    def act(self, state: KingdomState, player: int) -> KingdomAction:
-        acts = state.legal_actions(player)
-        return acts[int(self.rng.integers(len(acts)))]
 
 
 def criteria_value(state: KingdomState) -> Value:

@@ -134,8 +134,7 @@ def _check_place(state: KingdomState, s: Sheet, action: Place) -> None:
             raise IllegalAction("that hex doesn't touch the group you are drawing", "not-touching-group")
         return
     if any(s.cells) and not touches_drawn(state.board, s.cells, i):
-        raise IllegalAction("your first hex this turn must touch a hex you drew on an earlier turn",
-                            "not-touching-map")
+        raise IllegalAction("your first hex must touch a hex already drawn on your map", "not-touching-map")
     room = empty_patches(state.board, s.cells)[i]
     if room < (s.amount or 0):
         raise IllegalAction(f"there is no room for {s.amount} hexes there: that empty patch holds only {room}",

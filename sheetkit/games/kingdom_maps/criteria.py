@@ -171,7 +171,8 @@ def colourful_border(board: Board, cells: Cells) -> int:
 RUN_MIN, RUN_POINTS = 4, 4
 
 
-def _longest_run(cells: Cells, row: Sequence[int]) -> int:
+def longest_run(cells: Sequence[int], row: Sequence[int]) -> int:
+    """The most touching hexes of one terrain side by side in ``row`` (empty hexes break a run)."""
     best = run = 0
     prev = BLANK
     for i in row:
@@ -184,7 +185,7 @@ def _longest_run(cells: Cells, row: Sequence[int]) -> int:
 
 def long_rows(board: Board, cells: Cells) -> int:
     """B2: each row with 4 or more touching hexes of one terrain side by side scores 4."""
-    return RUN_POINTS * sum(1 for row in board.rows if _longest_run(cells, row) >= RUN_MIN)
+    return RUN_POINTS * sum(1 for row in board.rows if longest_run(cells, row) >= RUN_MIN)
 
 
 MIXED_KINDS, MIXED_POINTS = 4, 5

@@ -38,6 +38,7 @@ from sheetkit.games.kingdom_maps.criteria import (
     RUN_MIN,
     RUN_POINTS,
     SCARCE_POINTS,
+    longest_run,
 )
 from sheetkit.games.kingdom_maps.terrains import BLANK, FIELD, FOREST, LAKE, MEADOW, MOUNTAIN, VILLAGE
 
@@ -73,17 +74,6 @@ def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple
         partners[a].append(b)
         partners[b].append(a)
     return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
-
-
-def _longest_run(cells: Sequence[int], row: Sequence[int]) -> int:
-    best = run = 0
-    prev = BLANK
-    for i in row:
-        c = cells[i]
-        run = run + 1 if c != BLANK and c == prev else (1 if c != BLANK else 0)
-        prev = c
-        best = max(best, run)
-    return best
 
 
 def _mixed_tenths(kinds: int, blank: bool) -> int:
@@ -204,7 +194,7 @@ class MapScorer:
                     self.rmask[r] |= 1 << cells[i]
                 else:
                     self.rblank[r] += 1
-            self.rok[r] = _longest_run(cells, row) >= RUN_MIN
+            self.rok[r] = longest_run(cells, row) >= RUN_MIN
         self.counts = [0] * 7
         for c in cells:
             self.counts[c] += 1

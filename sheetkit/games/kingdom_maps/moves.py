@@ -2,91 +2,52 @@
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.core.errors import RecordError
+from sheetkit.core.moves import Move
 from sheetkit.core.schema import expect_dict, expect_int, expect_str
 from sheetkit.games.kingdom_maps.terrains import terrain_name
 
 
-@dataclass(frozen=True)
-class Announce:
+class Announce(Move, kind="announce"):
     """Active player (and solo's first drawing): cross out a use of ``terrain`` and take the die showing ``die``."""
 
     terrain: int
     die: int
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "announce", "terrain": self.terrain, "die": self.die}
 
     def __str__(self) -> str:
         return f"announce {terrain_name(self.terrain, plural=True) if 1 <= self.terrain <= 6 else self.terrain}, " \
                f"take the {self.die}"
 
 
-@dataclass(frozen=True)
-class Pick:
+class Pick(Move, kind="pick", says="pick the {die}"):
     """Passive player: draw the number on a remaining die; solo's second drawing: ``die`` is the amount."""
 
     die: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "pick", "die": self.die}
 
-    def __str__(self) -> str:
-        return f"pick the {self.die}"
-
-
-@dataclass(frozen=True)
-class Power:
+class Power(Move, kind="power", says="spend a power: {delta:+d}"):
     """Spend one +1/-1 power to change your die by ``delta`` (+1 or -1), before drawing."""
 
     delta: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "power", "delta": self.delta}
 
-    def __str__(self) -> str:
-        return f"spend a power: {self.delta:+d}"
-
-
-@dataclass(frozen=True)
-class Place:
+class Place(Move, kind="place", says="draw at ({q}, {r})"):
     """Draw one hex of this turn's terrain at axial (q, r)."""
 
     q: int
     r: int
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "place", "q": self.q, "r": self.r}
 
-    def __str__(self) -> str:
-        return f"draw at ({self.q}, {self.r})"
-
-
-@dataclass(frozen=True)
-class Pass:
+class Pass(Move, kind="pass", says="draw nothing (no room)"):
     """Draw nothing — only when the amount cannot be drawn anywhere (the game ends after this turn)."""
 
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "pass"}
 
-    def __str__(self) -> str:
-        return "draw nothing (no room)"
-
-
-@dataclass(frozen=True)
-class Bank:
+class Bank(Move, kind="bank", says="bank {criterion}"):
     """For a ? hex drawn this turn: score ``criterion`` now and bank it."""
 
     criterion: str
-
-    def to_json(self) -> dict[str, Any]:
-        return {"type": "bank", "criterion": self.criterion}
-
-    def __str__(self) -> str:
-        return f"bank {self.criterion}"
 
 
 KingdomAction = Announce | Pick | Power | Place | Pass | Bank
