@@ -26,9 +26,10 @@ interval beside the greedy bot's in the same seats; targets ≥ 45% (4 players) 
 Every decision of the expert is timed in process time (``time.process_time``: the machine is shared, wall
 time would measure the neighbours): median and 95th percentile over the run (targets 0.3 s and 1 s).
 
-``--hindsight H`` also runs the game's hindsight search (told the whole deal) on the first H deals;
-then the skill share (``sheetkit.analysis.skill``) is printed from those deals: beginner (random),
-expert and hindsight means on the same deals, learning = expert − beginner, luck = hindsight − expert,
+``--hindsight H`` also runs the game's hindsight search (told the whole deal) on the first H deals, given
+the expert's game on the deal as its baseline (so it never ends below the expert); then the skill
+share (``sheetkit.analysis.skill``) is printed from those deals: beginner (random), expert and hindsight
+means on the same deals, learning = expert − beginner, luck = hindsight − expert,
 the share with its paired bootstrap interval. ``--save`` writes those rows to docs/data/skill_share.json
 and the table in docs/analysis.md (``--table`` prints that table from the saved file). The tiny Avenue
 (2 × 3 sheet, 4 cards) is solved exactly beside it.
