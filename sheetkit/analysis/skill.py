@@ -411,7 +411,7 @@ def dask_client(address: str | None) -> Iterator[Any]:
         from distributed import Client
     except ImportError as e:  # the "scale" extra
         raise RuntimeError("a cluster needs dask.distributed: pip install 'sheetkit-games[scale]'") from e
-    client = Client(address)
+    client = Client(address, timeout="10s")   # a wrong address is said within 10 s, not 30
     try:
         yield client
     finally:

@@ -229,6 +229,11 @@ def test_kingdom_maps_by_taps_to_its_end_then_the_panel(repo_server: Any, touch_
     assert not page_errors(touch_page), page_errors(touch_page)
 
 
+def hint_time(st: dict[str, Any]) -> bool:
+    """The start of your turn, nothing chosen yet: a hint now can be checked to play nothing."""
+    return bool(st["mine"] and st["handoff"] is None and not st["pending"] and not st["done"] and st["harvest"])
+
+
 def test_key_harvest_by_mouse_to_its_end_then_the_panel(repo_server: Any, page: Any) -> None:
     p = page.page
     p.set_viewport_size({"width": 1024, "height": 768})
@@ -242,8 +247,10 @@ def test_key_harvest_by_mouse_to_its_end_then_the_panel(repo_server: Any, page: 
     for _ in range(900):
         if st["over"]:
             break
-        if (not drawn and hints < 8 and st["mine"] and st["handoff"] is None and not st["pending"]
-                and not st["done"] and st["harvest"]):
+        if not drawn and hints < 8 and hint_time(st):
+            p.wait_for_timeout(400)             # the last move's render has landed: compare with the state it left
+            st = kh_state(p)
+        if not drawn and hints < 8 and hint_time(st):
             hints += 1
             blue = colour_count(p, ".sk-board", BLUE)
             p.locator(".sk-hint").click()
