@@ -20,13 +20,13 @@ import datetime
 import json
 import random
 import re
-import struct
 import time
 import uuid
 from typing import Any
 
 from tornado.httpclient import AsyncHTTPClient, HTTPRequest
 from tornado.websocket import websocket_connect
+from voila_harness import _decode_v1  # the page's v1 frames, read as the browser tests read them
 
 # The Avenue sheet's grid in layout pixels (tests/browser/avenue_driver.py: the DOM contract in docs/architecture.md).
 X0, Y0, CELL, ROWS, COLS = 28.0, 48.0, 54.0, 7, 6
@@ -50,17 +50,6 @@ def _encode(msg: dict[str, Any], channel: str) -> bytes:
     for part in parts:
         offsets.append(offsets[-1] + len(part))
     return b"".join([len(offsets).to_bytes(8, "little"), *(o.to_bytes(8, "little") for o in offsets), *parts])
-
-
-def _decode(raw: str | bytes) -> dict[str, Any]:
-    """A kernel message from the websocket (v1 protocol): channel, header, parent header, metadata, content."""
-    if isinstance(raw, str):
-        return dict(json.loads(raw))
-    (n,) = struct.unpack_from("<Q", raw, 0)
-    offsets = struct.unpack_from(f"<{n}Q", raw, 8)
-    parts = [raw[offsets[i]:offsets[i + 1]] for i in range(min(n - 1, 5))]
-    return {"channel": parts[0].decode(), "header": json.loads(parts[1]), "parent_header": json.loads(parts[2]),
-            "metadata": json.loads(parts[3]), "content": json.loads(parts[4])}
 
 
 def _text(html: str) -> str:
@@ -112,7 +101,10 @@ class ProtocolStudent:
             if raw is None:
                 return
             try:
-                self.take(_decode(raw))
+                msg = json.loads(raw) if isinstance(raw, str) else _decode_v1(raw)
+                if msg is None:
+                    raise ValueError("not a v1 kernel message")
+                self.take(msg)
             except Exception as e:   # a message this client does not understand must not stop it reading
                 self.errors.append(f"student {self.k}: unreadable message ({type(e).__name__}: {e})")
 

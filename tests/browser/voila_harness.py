@@ -489,7 +489,8 @@ def _decode_v1(payload: bytes) -> dict[str, Any] | None:
         (n,) = struct.unpack_from("<Q", payload, 0)
         offsets = list(struct.unpack_from(f"<{n}Q", payload, 8))
         parts = [payload[offsets[i]:offsets[i + 1]] for i in range(len(offsets) - 1)]
-        return {"channel": parts[0].decode(), "header": json.loads(parts[1]), "content": json.loads(parts[4])}
+        return {"channel": parts[0].decode(), "header": json.loads(parts[1]), "parent_header": json.loads(parts[2]),
+                "content": json.loads(parts[4])}
     except Exception:
         return None
 
