@@ -157,3 +157,39 @@ def test_the_best_known_on_a_deal_is_the_higher_of_the_two_games_played_on_it() 
     assert r.best == 40 and r.choices == 30 and r.luck == 5.0
     r = LuckReport("avenue", "standard", 0, 10, 20, HindsightResult(35, ()), None, (), 9)
     assert r.best == 35 and r.luck is None
+
+
+def _replayed(state: Any, moves: list[Any]) -> int:
+    """The score ``moves`` reach on the deal of ``state``, played from its start."""
+    sim, left = fresh_deal(state), iter(moves)
+    while not sim.is_terminal():
+        if sim.is_chance_node():
+            sim.apply_chance()
+        else:
+            sim.apply(0, next(left))
+    return int(sim.scores()[0])
+
+
+@pytest.mark.parametrize("you_play_well", [False, True])
+def test_the_hindsight_search_starts_from_the_better_game_played_on_the_deal(you_play_well: bool) -> None:
+    """The panel hands the search the better of the expert's game and yours, so its best is never below either."""
+    from sheetkit.core.bots import RandomBot
+
+    given: list[list[Any]] = []
+
+    def search(state: Any, player: int, opponents: Any = None, budget: float = 1.0, baseline: Any = None) -> Any:
+        given.append(list(baseline))
+        return stand_in_hindsight(state, player, opponents, budget)
+
+    class RandomExpert(StandInExpert):
+        """Values moves as the stand-in does but plays at random: an expert a good player beats."""
+
+        def act(self, state: Any, player: int) -> Any:
+            return RandomBot(seed=self.seed).act(state, player)
+
+    you, expert = (StandInExpert(), RandomExpert) if you_play_well else (RandomBot(seed=4), StandInExpert)
+    game = short_solo(11, you)
+    r = analyse(game, 0, [], expert=expert, hindsight=search, budget=LuckBudget(screen=0.1, checked=0))
+    yours = int(game.scores()[0])
+    assert yours != r.expert_score
+    assert len(given) == 1 and _replayed(game, given[0]) == max(yours, r.expert_score)

@@ -18,6 +18,7 @@ expert decision finishes first); budgets per game keep the whole panel within it
 
 from __future__ import annotations
 
+import inspect
 import json
 import time
 from collections.abc import Callable, Mapping, Sequence
@@ -26,6 +27,7 @@ from functools import cache
 from importlib import resources
 from typing import Any
 
+from sheetkit.core.bots import RecordingBot
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.codes import parse_code
 from sheetkit.core.errors import RecordError, SheetkitError
@@ -161,6 +163,13 @@ def _play(spec: GameSpec, state: GameState, player: int, me: Bot, kinds: Mapping
 
 
 # ----- the person's decisions ------------------------------------------------------------------------
+def moves_of(state: GameState, player: int) -> list[Any]:
+    """Every move ``player`` made in the game, in order (forced ones too), read from its record."""
+    spec = get_game(state.game_name)
+    return [spec.parse_action(e["action"], "action") for e in state.log
+            if "chance" not in e and int(e["player"]) == player]
+
+
 def decisions_of(state: GameState, player: int = 0) -> list[tuple[GameState, Any, list[Any]]]:
     """(the game just before, the move played, the legal moves) at each of ``player``'s real choices.
 
@@ -279,6 +288,7 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
 
     # 1. The expert in your seat, on your deal.
     expert_score = None
+    expert_moves: list[Any] = []
     t0 = time.process_time()
     if factory is None:
         notes.append(f"{spec.title} has no expert bot yet.")
@@ -287,7 +297,7 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
                      "replay the deal.")
     else:
         say(0.0, "The expert plays your deal…")
-        me = factory(seed=derive_seed(seed, "luck-expert"), budget=b.expert)
+        me = RecordingBot(factory(seed=derive_seed(seed, "luck-expert"), budget=b.expert), expert_moves)
         steps = max(1, len(found))
         again = _play(spec, fresh_deal(state), player, me, kinds, cancel,
                       tick=lambda: advance("expert", min(1.0, parts["expert"] / steps), "The expert plays your deal…"))
@@ -307,7 +317,11 @@ def analyse(state: GameState, player: int = 0, bots: Mapping[int, str] | Sequenc
         say(done / total, "Searching the best game on this deal, the whole deal known in advance…")
         seated = table_bots(spec, state, kinds)
         seats = [seated.get(p) for p in range(state.num_players)]
-        found_best = search(fresh_deal(state), player, seats, budget=b.hindsight)
+        # The better of the two games played on this deal (the expert's, yours) seeds the search where it
+        # takes one, so the best it reports is never below a game really played on the deal.
+        given = expert_moves if expert_score is not None and expert_score >= score else moves_of(state, player)
+        extra = {"baseline": given} if "baseline" in inspect.signature(search).parameters else {}
+        found_best = search(fresh_deal(state), player, seats, budget=b.hindsight, **extra)
         advance("hindsight", parts["hindsight"], "Searched the best game on this deal.")
     seconds["hindsight"] = time.process_time() - t0
     base = baseline(spec.name, variant, [kinds[p] for p in sorted(kinds)] if kinds else [])

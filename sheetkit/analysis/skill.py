@@ -40,6 +40,7 @@ import numpy as np
 
 from sheetkit.analysis.montecarlo import Interval, StopSignal, resolve_variant, run_in_order
 from sheetkit.analysis.simulate import game_seed
+from sheetkit.core.bots import RecordingBot
 from sheetkit.core.chance import derive_seed
 from sheetkit.core.play import play_out
 from sheetkit.core.protocol import Bot
@@ -154,7 +155,7 @@ def deal_scores(game: str, params: Any, players: int, who: Lineup, seed: int, k:
         state = fresh()
         options = {"budget": who.expert_budget} if bot == "expert" and who.expert_budget != 1.0 else {}
         me = spec.bots[bot](seed=bot_seed, **options)
-        play_out(state, table(_Recorder(me, moves) if moves is not None else me), fast=True)
+        play_out(state, table(RecordingBot(me, moves) if moves is not None else me), fast=True)
         return int(state.scores()[seat])
 
     own = derive_seed(s, "bot", seat)
@@ -169,18 +170,6 @@ def deal_scores(game: str, params: Any, players: int, who: Lineup, seed: int, k:
     extra = {"baseline": expert_moves} if "baseline" in inspect.signature(spec.hindsight).parameters else {}
     found = spec.hindsight(fresh(), seat, table(None), who.budget, **extra)
     return b, e, max(int(found.score), e), bool(found.exact) and int(found.score) >= e
-
-
-class _Recorder:
-    """A bot that keeps its seat's moves (the expert's game, for the hindsight search's baseline)."""
-
-    def __init__(self, bot: Bot, moves: list[Any]) -> None:
-        self.bot, self.moves, self.name = bot, moves, getattr(bot, "name", "bot")
-
-    def act(self, state: Any, player: int) -> Any:
-        move = self.bot.act(state, player)
-        self.moves.append(move)
-        return move
 
 
 @dataclass(frozen=True)

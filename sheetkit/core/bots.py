@@ -1,4 +1,4 @@
-"""A bot any game can seat: it picks uniformly among the legal actions (the games' ``random`` bot)."""
+"""Bots any game can seat: uniform random play (the games' ``random`` bot), and a recorder of another bot's moves."""
 
 from __future__ import annotations
 
@@ -20,3 +20,18 @@ class RandomBot:
         """One of ``state.legal_actions(player)``, each as likely."""
         acts = state.legal_actions(player)
         return acts[int(self.rng.integers(len(acts)))]
+
+
+class RecordingBot:
+    """Plays as the bot it wraps and keeps the moves it made (a game to hand on, e.g. as a search's baseline)."""
+
+    def __init__(self, bot: Any, moves: list[Any] | None = None) -> None:
+        self.bot = bot
+        self.moves: list[Any] = [] if moves is None else moves
+        self.name = getattr(bot, "name", "bot")
+
+    def act(self, state: GameState, player: int) -> Any:
+        """The wrapped bot's move, kept in ``moves``."""
+        move = self.bot.act(state, player)
+        self.moves.append(move)
+        return move
