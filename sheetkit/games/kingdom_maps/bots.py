@@ -113,6 +113,9 @@ class Planner:
         self._starts: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.scores: dict[str, int] | None = None  # the criteria's scores on this map, once asked for
         self._start_ids: dict[tuple[int, ...], int] = {}
+        # What settling exact ties reads off this map before a hex is drawn (its A3 terms, whole-number guides…):
+        # every terrain's first step shares it, as the planner's map never changes.
+        self._map_memo: dict[str, Any] = {}
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -242,7 +245,8 @@ class Planner:
                     and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
                                          and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
                 return None
-        memo: dict[Any, Any] = {}
+        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
+        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
         sigs: list[tuple[Any, ...] | None] = []
         kinds = [(c if c in FRACTIONAL else None, slot[c]) for c in self.criteria]  # None: a whole-number guide
         lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
@@ -258,7 +262,7 @@ class Planner:
                 elif c == "B3":
                     sig.append((row_of[h], x) if x else 0)
                 elif x or lake_field:  # A3, and h moves its terms: its float itself
-                    sig.append(self._a3_float(sc, h, terrain, memo))
+                    sig.append(self._a3_float(sc, h, terrain, memo, mm))
                 else:
                     sig.append(x)
             sigs.append(tuple(sig))
@@ -269,52 +273,53 @@ class Planner:
             if sig in memo:
                 out.append(memo[sig])
                 continue
-            v = memo[sig] = self._float_value(sc, part, h, terrain, memo) + self.bonus[h]
+            v = memo[sig] = self._float_value(sc, part, h, terrain, memo, mm) + self.bonus[h]
             out.append(v)
         return out
 
     @staticmethod
-    def _a3_float(sc: MapScorer, h: int, terrain: int, memo: dict[Any, Any]) -> float:
+    def _a3_float(sc: MapScorer, h: int, terrain: int, memo: dict[Any, Any], mm: dict[str, Any]) -> float:
         """A3's guide (the float, to the last bit) once ``h`` is drawn as ``terrain``; kept in ``memo``."""
         got = memo.get(("A3", h))
         if got is None:
-            terms = memo.get("A3terms")
+            terms = mm.get("A3terms")
             if terms is None:
-                terms = memo["A3terms"] = sc.a3_terms()
+                terms = mm["A3terms"] = sc.a3_terms()
             got = memo[("A3", h)] = sc.a3_guide(h, terrain, terms)  # = sc.fractional_guide("A3", h, terrain)
         return got  # type: ignore[no-any-return]
 
-    def _float_value(self, sc: MapScorer, part: tuple[int, ...], h: int, terrain: int, memo: dict[Any, Any]) -> float:
+    def _float_value(self, sc: MapScorer, part: tuple[int, ...], h: int, terrain: int, memo: dict[Any, Any],
+                     mm: dict[str, Any]) -> float:
         """The whole-map float the full-rescoring bot compared: each criterion's guide, summed in order.
 
         Whole-number guides are exact; a fractional hint (A3, A6, B3) is rebuilt term by term in its own
         order (``MapScorer.fractional_guide``), or reused from the map before ``h`` when ``h`` leaves its
-        terms alone. ``memo`` holds what the hexes tied at one step share.
+        terms alone. ``memo`` holds what the hexes tied at one step share, ``mm`` what is read off the map.
         """
-        if "base" not in memo:
-            memo["base"] = sc.whole_guides()
-        base, slot = memo["base"], self.slot
+        if "base" not in mm:
+            mm["base"] = sc.whole_guides()
+        base, slot = mm["base"], self.slot
         parts = []
         for c in self.criteria:
             if c not in FRACTIONAL:
                 parts.append(float((base[c] + part[slot[c]]) // 10))
             elif c == "A6":
-                if "A6" not in memo:
-                    memo["A6"] = sc.village_counts()
-                count, hinted = memo["A6"]
+                if "A6" not in mm:
+                    mm["A6"] = sc.village_counts()
+                count, hinted = mm["A6"]
                 dc, dk = sc.village_counts_delta(h, terrain)
                 parts.append(BUSY_POINTS * (count + dc) + POINT_EIGHTS[hinted + dk])
             elif part[slot[c]] == 0 and (c == "B3" or terrain not in (LAKE, FIELD)):
                 # The terms are those of the map before h (a lake or field drawn would add one).
-                if c not in memo:
-                    memo[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
-                parts.append(memo[c])
+                if c not in mm:
+                    mm[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
+                parts.append(mm[c])
             elif c == "A3":
-                parts.append(self._a3_float(sc, h, terrain, memo))
+                parts.append(self._a3_float(sc, h, terrain, memo, mm))
             else:
-                scan = memo.get(c + "scan")
+                scan = mm.get(c + "scan")
                 if scan is None:
-                    scan = memo[c + "scan"] = sc.term_hexes(c, -1)
+                    scan = mm[c + "scan"] = sc.term_hexes(c, -1)
                 if terrain in (LAKE, FIELD):
                     scan = list(scan)
                     insort(scan, h)

@@ -18,9 +18,11 @@ from __future__ import annotations
 import re
 from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
+from operator import add, itemgetter
 from typing import Any
 
+from sheetkit.games.kingdom_maps.anygains import any_gains
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import (
     BORDER_POINTS,
@@ -56,6 +58,9 @@ def _point_eights(n: int) -> tuple[float, ...]:
         out.append(s)
     return tuple(out)
 
+
+A3Terms = tuple[list[int], list[int], list[float], dict[int, int], int, list[float]]  # ``MapScorer.a3_terms``
+_A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
 
 POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
 SLOTS: dict[str, int] = {f"{g}{k}": 6 * (g == "B") + k - 1 for g in "AB" for k in range(1, 7)}  # A1 → 0 … B6 → 11
@@ -131,14 +136,18 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("b2", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "lmask", "nbrs",
-                 "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
+    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "lmask",
+                 "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
 
     def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
         self.board = board
         self.codes = tuple(codes)
         self.use = frozenset(codes)
         self.b2 = "B2" in self.use
+        # Tables only some criteria read are kept up to date only when one of them is in play (``place``):
+        # the neighbours' kinds (A4, A6), the rows' kinds and blanks (B3), the terrain counts (B4).
+        self.masks = bool(self.use & {"A4", "A6"})
+        self.b3, self.b4 = "B3" in self.use, "B4" in self.use
         # Groups are kept only when a criterion in play looks at them (A1, A2, A4, B5, B6).
         self.grouped = bool(self.use & {"A1", "A2", "A4", "B5", "B6"})
         self.nbrs = board.nbrs
@@ -203,16 +212,20 @@ class MapScorer:
         """An independent copy (cheap: flat lists)."""
         new = MapScorer.__new__(MapScorer)
         new.board, new.codes, new.use, new.b2, new.grouped = self.board, self.codes, self.use, self.b2, self.grouped
+        new.masks, new.b3, new.b4 = self.masks, self.b3, self.b4
         new.nbrs, new.rows, new.row_of, new.pos_of, new.partners = (self.nbrs, self.rows, self.row_of, self.pos_of,
                                                                     self.partners)
-        new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
+        # A table no criterion in play reads is never changed (``place``): the copy shares it.
+        new.cells, new.nc = list(self.cells), list(self.nc)
+        new.nm = list(self.nm) if self.masks else self.nm
         if self.grouped:
             new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
             new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
         else:  # no groups kept: these stay as built (only ``place`` changes them, and only when grouped)
             new.gid, new.gsize, new.lmask, new.gmembers = self.gid, self.gsize, self.lmask, self.gmembers
-        new.rmask, new.rblank, new.rok = list(self.rmask), list(self.rblank), list(self.rok)
-        new.counts = list(self.counts)
+        new.rmask, new.rblank = (list(self.rmask), list(self.rblank)) if self.b3 else (self.rmask, self.rblank)
+        new.rok = list(self.rok) if self.b2 else self.rok
+        new.counts = list(self.counts) if self.b4 else self.counts
         return new
 
     # ----- what one more hex adds ------------------------------------------------------------
@@ -393,30 +406,46 @@ class MapScorer:
         return out
 
     def gains_function(self, parts: bool = False) -> Callable[..., Any]:
-        """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, compiled for these criteria.
+        """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, fast for these criteria.
 
         With ``parts``, f returns (gains, parts): each hex's gain per criterion, as a tuple in ``codes`` order.
+        A set's first ``COMPILE_AFTER`` asks get ``anygains.any_gains`` (no compiling); later ones its compiled loop.
         """
-        return _compiled_gains(self.codes, parts)
+        key = (self.codes, parts)
+        n = _ASKED.get(key, 0)
+        if n >= COMPILE_AFTER:
+            return _compiled_gains(self.codes, parts)
+        if len(_ASKED) > 4096:
+            _ASKED.clear()
+        _ASKED[key] = n + 1
+        return _generic_gains(self.codes, parts)
 
     # ----- drawing a hex -----------------------------------------------------------------
     def place(self, h: int, t: int) -> None:
-        """Draw terrain ``t`` on empty hex ``h`` and bring every table up to date."""
+        """Draw terrain ``t`` on empty hex ``h`` and bring every table the criteria in play read up to date."""
         cells, nc, nm = self.cells, self.nc, self.nm
         bit = 1 << t
         nb = self.nbrs[h]
-        for b in nb:
-            i = b * T
-            nc[i] -= 1
-            nc[i + t] += 1
-            nm[b] |= bit
+        if self.masks:
+            for b in nb:
+                i = b * T
+                nc[i] -= 1
+                nc[i + t] += 1
+                nm[b] |= bit
+        else:
+            for b in nb:
+                i = b * T
+                nc[i] -= 1
+                nc[i + t] += 1
         cells[h] = t
-        counts = self.counts
-        counts[0] -= 1
-        counts[t] += 1
+        if self.b4:
+            counts = self.counts
+            counts[0] -= 1
+            counts[t] += 1
         r = self.row_of[h]
-        self.rmask[r] |= bit
-        self.rblank[r] -= 1
+        if self.b3:
+            self.rmask[r] |= bit
+            self.rblank[r] -= 1
         if self.b2 and not self.rok[r]:  # only a run through h can be new
             row, k = self.rows[r], self.pos_of[h]
             run = 1
@@ -532,13 +561,13 @@ class MapScorer:
                 nc[b * T + t] -= 1
                 nm[b] = m
 
-    def a3_terms(self) -> tuple[list[int], list[int], list[float], dict[int, int], int]:
+    def a3_terms(self) -> A3Terms:
         """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
-        after the last), each hex's place in the order, and the watered fields."""
+        after the last), each hex's place in the order, the watered fields, and each term as the float added."""
         cells, nc = self.cells, self.nc
         hexes = [i for i in range(len(cells)) if cells[i] == LAKE or cells[i] == FIELD]
-        terms, before = [], []
+        terms, before, floats = [], [], []
         count, bonus = 0, 0.0
         for i in hexes:
             before.append(bonus)
@@ -550,13 +579,15 @@ class MapScorer:
             elif x < 0:
                 count += 1
             terms.append(x)
+            floats.append(_A3_FLOAT[x])
         before.append(bonus)
-        return hexes, terms, before, {i: k for k, i in enumerate(hexes)}, count
+        return hexes, terms, before, {i: k for k, i in enumerate(hexes)}, count, floats
 
-    def a3_guide(self, h: int, t: int, base: tuple[list[int], list[int], list[float], dict[int, int], int]) -> float:
+    def a3_guide(self, h: int, t: int, base: A3Terms) -> float:
         """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
-        ``h`` and of its neighbours change, so the float sum restarts at the first of them."""
-        hexes, terms, before, where, count = base
+        ``h`` and of its neighbours change, so the float sum restarts at the first of them (the rest added
+        one by one in C: adding 0.0 for a term without a hint leaves the float as it was)."""
+        hexes, terms, before, where, count, floats = base
         cells, nc = self.cells, self.nc
         changed: dict[int, int] = {}
         for b in self.nbrs[h]:
@@ -569,19 +600,15 @@ class MapScorer:
                     count += (new < 0) - (terms[k] < 0)
         mine = _a3_term(t, nc[h * T], nc[h * T + LAKE]) if t == LAKE or t == FIELD else 0
         count += mine < 0
-        at = bisect_left(hexes, h) if mine > 0 else len(hexes) + 1  # where h's own term falls in the order
-        start = min(min(changed, default=len(hexes)), at)
-        bonus = before[min(start, len(hexes))]
-        for k in range(start, len(hexes) + 1):
-            if k == at:
-                bonus += 0.8 if mine == 8 else 0.4
-            if k < len(hexes):
-                x = changed.get(k, terms[k])
-                if x == 8:
-                    bonus += 0.8
-                elif x == 4:
-                    bonus += 0.4
-        return 2 * count + bonus
+        n = len(hexes)
+        at = bisect_left(hexes, h) if mine > 0 else n + 1  # where h's own term falls in the order
+        start = min(min(changed, default=n), at)
+        seq = floats[start:]
+        for k, x in changed.items():
+            seq[k - start] = _A3_FLOAT[x]
+        if at <= n:
+            seq.insert(at - start, _A3_FLOAT[mine])
+        return 2 * count + reduce(add, seq, before[start])
 
     def term_hexes(self, code: str, h: int) -> list[int]:
         """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
@@ -861,6 +888,30 @@ def _compiled_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., A
                                  "_scarce_gain": _scarce_gain}
     exec(compile("\n".join(ln for ln in lines if ln), f"<kingdom gains {' '.join(codes)}>", "exec"), namespace)
     return namespace["gains"]
+
+
+# A set of criteria is compiled once it has grown this many groups (a few games with the same criteria): compiling
+# costs ~1 ms, about what the compiled loop saves over ``any_gains`` in one solo game, and solo criteria are
+# rolled per deal.
+COMPILE_AFTER = 400
+_ASKED: dict[tuple[tuple[str, ...], bool], int] = {}  # (codes, parts) -> how often its gains loop was asked for
+
+
+@lru_cache(maxsize=1024)
+def _generic_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., Any]:
+    """``gains(scorer, hexes, t, bonus)`` for these criteria through ``any_gains`` (nothing compiled)."""
+    use = frozenset(codes)
+    b4 = "B4" in use
+    slots = [SLOTS[c] for c in codes]
+    pick = None
+    if with_parts:
+        pick = itemgetter(*slots) if len(slots) > 1 else (lambda v, i=slots[0]: (v[i],))
+
+    def gains(sc: MapScorer, hexes: Sequence[int], t: int, bonus: Sequence[float]) -> Any:
+        const = _scarce_gain(tuple(sc.counts), t) if b4 else 0
+        return any_gains(sc, hexes, t, bonus, _flags(use, t), pick, _village_tenths, _mixed_tenths, const)
+
+    return gains
 
 
 @lru_cache(maxsize=4096)

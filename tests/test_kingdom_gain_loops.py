@@ -1,0 +1,56 @@
+"""Both gains loops of the greedy bot give exactly ``MapScorer.deltas``: the compiled one and ``any_gains``.
+
+``MapScorer.gains_function`` hands out ``anygains.any_gains`` for a set of criteria's first
+``COMPILE_AFTER`` asks and the loop compiled for the set after that; the bot's moves must not depend on
+which one it got (``tests/test_kingdom_bot_golden.py`` replays the recorded games on either).
+"""
+
+from __future__ import annotations
+
+import random
+
+import pytest
+
+from sheetkit.games.kingdom_maps import CRITERIA
+from sheetkit.games.kingdom_maps import fastscore as fs
+from sheetkit.games.kingdom_maps.board import load_map
+from sheetkit.games.kingdom_maps.fastscore import SLOTS, MapScorer
+
+
+@pytest.mark.parametrize("seed", range(4))
+def test_the_generic_and_the_compiled_loop_equal_deltas(seed: int) -> None:
+    """Random criteria (in any order), maps, terrains and bonuses, one of them fractional (the order of the
+    additions shows in the last bit): gains and per-criterion parts agree with ``deltas`` and its split."""
+    board = load_map("default")
+    rng = random.Random(700 + seed)
+    checked = 0
+    for _ in range(20):
+        codes = tuple(rng.sample(sorted(CRITERIA), rng.randint(1, 12)))
+        fill = rng.random()
+        cells = [rng.randint(1, 6) if rng.random() < fill else 0 for _ in range(board.size)]
+        sc = MapScorer(board, cells, codes)
+        bonus = [rng.choice([0.0, 10.0, 30.0, 3.0000000000000004]) for _ in range(board.size)]
+        for _ in range(3):
+            empties = [i for i in range(board.size) if not sc.cells[i]]
+            if not empties:
+                break
+            for t in range(1, 7):
+                split: list[list[int]] = []
+                want = sc.deltas(empties, t, split, bonus)
+                parts = [tuple(p[SLOTS[c]] for c in codes) for p in split]
+                for loop in (fs._generic_gains, fs._compiled_gains):
+                    assert loop(codes, False)(sc, empties, t, bonus) == want, (loop.__name__, codes, t)
+                    assert loop(codes, True)(sc, empties, t, bonus) == (want, parts), (loop.__name__, codes, t)
+                checked += len(empties)
+            sc.place(rng.choice(empties), rng.randint(1, 6))
+    assert checked > 500
+
+
+def test_a_set_is_compiled_only_once_it_has_been_asked_for_often() -> None:
+    board = load_map("default")
+    codes = ("A2", "A5", "B2", "B6")
+    fs._ASKED.pop((codes, True), None)
+    sc = MapScorer(board, board.blank(), codes)
+    got = [sc.gains_function(True) for _ in range(fs.COMPILE_AFTER + 1)]
+    assert got[0] is fs._generic_gains(codes, True) and got[fs.COMPILE_AFTER - 1] is got[0]
+    assert got[-1] is fs._compiled_gains(codes, True)
