@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
-from itertools import compress
-from operator import gt, mul, ne
+from itertools import compress, repeat
+from operator import eq, gt, mul, ne
 from typing import Any
 
 from sheetkit.core.bots import RandomBot
@@ -39,6 +39,7 @@ NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the 
 _BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
 # id(board) -> (board, (a Place per hex, neighbours per hex)); actions are frozen, so one Place serves every game.
 _PLACES: dict[int, tuple[Board, tuple[tuple[Place, ...], list[int]]]] = {}
+_TENFOLD: dict[int, tuple[list[float], list[float]]] = {}  # id(bonus list) -> (the list, its values × 10)
 
 
 def _degrees(board: Board) -> list[int]:
@@ -60,6 +61,16 @@ def _board_tables(board: Board) -> tuple[tuple[Place, ...], list[int]]:
         got = _PLACES[id(board)] = (board, (tuple(Place(*c) for c in board.coords), [len(n) for n in board.nbrs]))
     return got[1]
 
+
+
+def _tenfold(bonus: list[float]) -> list[float]:
+    """``bonus`` in tenths, made once per bonus list (the bot keeps one list per power value and ? value)."""
+    got = _TENFOLD.get(id(bonus))
+    if got is None or got[0] is not bonus:
+        if len(_TENFOLD) > 256:
+            _TENFOLD.clear()
+        got = _TENFOLD[id(bonus)] = (bonus, [10 * b for b in bonus])  # the entry keeps the list, so its id
+    return got[1]
 
 
 def criteria_value(state: KingdomState) -> Value:
@@ -91,8 +102,8 @@ class Planner:
                  scorer: MapScorer | None = None) -> None:
         self.board = board
         self.cells = list(cells)
-        self.bonus = list(bonus)
-        self.bonus10 = [10 * b for b in bonus]
+        self.bonus = bonus if isinstance(bonus, list) else list(bonus)  # the bot's own lists are never changed
+        self.bonus10 = _tenfold(self.bonus)
         self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
         self.criteria = tuple(criteria)
         self.exact = bool(FRACTIONAL & set(criteria))
@@ -169,6 +180,7 @@ class Planner:
         sc = self.scorer  # copied before the first hex is drawn on it (a group of one never is)
         own = False
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
+        degree = _degrees(self.board)
         bonus10 = self.bonus10
         exact = self.exact
         # ``MapScorer.deltas`` compiled for these criteria; with a fractional hint in play it also gives each
@@ -187,19 +199,19 @@ class Planner:
             best_e = max(ds)
             best = cand[ds.index(best_e)]
             if ds.count(best_e) > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                ties = [h for h, e in zip(cand, ds, strict=True) if e == best_e]
-                values = (self._tie_floats(sc, [p for p, e in zip(parts, ds, strict=True) if e == best_e], ties,
-                                           terrain) if exact else None)
+                tied = list(map(eq, ds, repeat(best_e)))  # (picked out in C: ties are common, lists long)
+                ties = list(compress(cand, tied))
+                values = self._tie_floats(sc, list(compress(parts, tied)), ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     most = -1
                     for h in ties:
-                        k = len(nbrs[h]) - nc[h * T]
+                        k = degree[h] - nc[h * T]
                         if k > most:
                             best, most = h, k
                 else:
                     best_key: tuple[float, int] | None = None
                     for j, h in enumerate(ties):
-                        key = (values[j], len(nbrs[h]) - nc[h * T])
+                        key = (values[j], degree[h] - nc[h * T])
                         if best_key is None or key > best_key:
                             best, best_key = h, key
             size += 1
