@@ -364,8 +364,13 @@ class GreedyBot:
         key = (board, p, q)
         got = self._bonuses.get(key)
         if got is None:
-            got = self._bonuses[key] = [(p if board.is_power[i] else 0.0) + (q if board.is_question[i] else 0.0)
-                                        for i in range(board.size)]
+            # = (p if a power else 0.0) + (q if a ? else 0.0) per hex: 0.0 + x is x, to the last bit
+            got = [0.0] * board.size
+            for i in board.powers:
+                got[i] += p
+            for i in board.questions:
+                got[i] += q
+            self._bonuses[key] = got
         return got
 
     def _shifts(self, state: KingdomState, player: int) -> range:
@@ -442,11 +447,14 @@ class GreedyBot:
         if state.phase == ANNOUNCE:
             planner = self._planner(state, player)
             dice = sorted(set(state.dice))
-            options = []
+            best: tuple[float, int, int, int] | None = None  # = _best of every terrain's options, in this order
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    options += [(w, t, v, sh) for w, v, sh in self._options(state, player, t, dice, planner)]
-            _, t, v, sh = self._best(options)
+                    for w, v, sh in self._options(state, player, t, dice, planner):
+                        if best is None or w > best[0] + 1e-9:
+                            best = (w, t, v, sh)
+            assert best is not None
+            _, t, v, sh = best
             self._want = (key, sh)
             return Announce(t, v)
         if s.die is None:
