@@ -35,12 +35,12 @@ _RUN = 10 * RUN_POINTS
 
 def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], flags: tuple[Any, ...],
               pick: Callable[[tuple[int, ...]], tuple[int, ...]] | None,
-              village: Callable[[int, bool], int], mixed: Callable[[int, bool], int],
-              const: int) -> Any:
+              village: Sequence[tuple[int, int]], mixed: Sequence[tuple[int, int]], const: int) -> Any:
     """Each hex's gain (tenths, bonus included) as ``t``; with ``pick``, also (gains, each hex's parts).
 
     ``flags`` = ``fastscore._flags(sc.use, t)``; ``pick`` takes the criteria in play, in their order, from a
-    hex's twelve parts (``SLOTS`` order); ``const`` is B4's gain (the same for every hex).
+    hex's twelve parts (``SLOTS`` order); ``village`` and ``mixed`` are A6's and B3's guides in tenths as tables
+    ``[kinds][blank]``; ``const`` is B4's gain (the same for every hex).
     """
     cells, nc, nm, nbrs = sc.cells, sc.nc, sc.nm, sc.nbrs
     gid, gsize, lmask = sc.gid, sc.gsize, sc.lmask
@@ -153,14 +153,14 @@ def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], fla
                     x5 += -20 if k == 2 else 20 if k == 1 else 0
             d += x5
         if a6:
-            x6 = village((nm[h] & _NOT_VILLAGE).bit_count(), nc[base] > 0) if t == VILLAGE else 0
+            x6 = village[(nm[h] & _NOT_VILLAGE).bit_count()][nc[base] > 0] if t == VILLAGE else 0
             if nc[base + VILLAGE]:
                 for b in nb:
                     if cells[b] == VILLAGE:
                         m = nm[b] & _NOT_VILLAGE
                         new_m = m if t == VILLAGE else m | bit
                         if new_m != m or nc[b * T] == 1:
-                            x6 += village(new_m.bit_count(), nc[b * T] > 1) - village(m.bit_count(), True)
+                            x6 += village[new_m.bit_count()][nc[b * T] > 1] - village[m.bit_count()][1]
             d += x6
         if b1:
             y1 = 0
@@ -189,7 +189,7 @@ def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], fla
             y3 = row_gain.get(r)  # type: ignore[assignment]
             if y3 is None:
                 m, blanks = rmask[r], rblank[r]
-                y3 = row_gain[r] = mixed((m | bit).bit_count(), blanks > 1) - mixed(m.bit_count(), blanks > 0)
+                y3 = row_gain[r] = mixed[(m | bit).bit_count()][blanks > 1] - mixed[m.bit_count()][blanks > 0]
             d += y3
         out.append(d)
         if pick is not None:

@@ -111,13 +111,14 @@ class Planner:
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
         self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
         self.patches = empty_patches(board, cells)
+        self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
         nc, patches = self.scorer.nc, self.patches
         self.blank_map = not any(cells)
         if self.blank_map:
             self.open = [i for i in range(board.size) if patches[i]]
         else:  # empty (a patch of its own) and with fewer empty neighbours than neighbours, hex by hex in C
-            self.open = list(compress(range(board.size), map(mul, patches, map(gt, _degrees(board), nc[::T]))))
+            self.open = list(compress(range(board.size), map(mul, patches, map(gt, self.degree, nc[::T]))))
         self._groups: dict[tuple[int, int], tuple[list[int], list[float], bool]] = {}  # (terrain, starts id)
         self._room: int | None = None
         # Per amount: (an id per distinct list of starts, the starts); the map does not change under a planner.
@@ -180,7 +181,7 @@ class Planner:
         sc = self.scorer  # copied before the first hex is drawn on it (a group of one never is)
         own = False
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
-        degree = _degrees(self.board)
+        degree = self.degree
         bonus10 = self.bonus10
         exact = self.exact
         # ``MapScorer.deltas`` compiled for these criteria; with a fractional hint in play it also gives each

@@ -105,6 +105,11 @@ def _village_tenths(kinds: int, blank: bool) -> int:
     return 8 if blank and kinds == BUSY_KINDS - 1 else 0
 
 
+# The two as tables, [kinds][blank] (a bool indexes a tuple), for ``anygains.any_gains``.
+_MIXED_T = tuple((_mixed_tenths(k, False), _mixed_tenths(k, True)) for k in range(8))
+_VILLAGE_T = tuple((_village_tenths(k, False), _village_tenths(k, True)) for k in range(8))
+
+
 @lru_cache(maxsize=512)
 def _flags(use: frozenset[str], t: int) -> tuple[Any, ...]:
     """What ``deltas`` must look at for terrain ``t`` with these criteria in play (and a lone hex's gains)."""
@@ -907,9 +912,11 @@ def _generic_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., An
     if with_parts:
         pick = itemgetter(*slots) if len(slots) > 1 else (lambda v, i=slots[0]: (v[i],))
 
+    flags = [(), *(_flags(use, t) for t in range(1, 7))]
+
     def gains(sc: MapScorer, hexes: Sequence[int], t: int, bonus: Sequence[float]) -> Any:
-        const = _scarce_gain(sc.counts, t) if b4 else 0
-        return any_gains(sc, hexes, t, bonus, _flags(use, t), pick, _village_tenths, _mixed_tenths, const)
+        return any_gains(sc, hexes, t, bonus, flags[t], pick, _VILLAGE_T, _MIXED_T,
+                         _scarce_gain(sc.counts, t) if b4 else 0)
 
     return gains
 
