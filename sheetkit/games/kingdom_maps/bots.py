@@ -19,8 +19,8 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
-from itertools import compress, repeat
-from operator import eq, gt, mul, ne
+from itertools import compress
+from operator import gt, mul, ne
 from typing import Any
 
 from sheetkit.core.bots import RandomBot
@@ -198,11 +198,16 @@ class Planner:
             else:
                 ds = gain(sc, cand, terrain, bonus10)
             best_e = max(ds)
-            best = cand[ds.index(best_e)]
-            if ds.count(best_e) > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                tied = list(map(eq, ds, repeat(best_e)))  # (picked out in C: ties are common, lists long)
-                ties = list(compress(cand, tied))
-                values = self._tie_floats(sc, list(compress(parts, tied)), ties, terrain) if exact else None
+            j = ds.index(best_e)
+            best = cand[j]
+            n_tied = ds.count(best_e)
+            if n_tied > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
+                at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
+                for _ in range(n_tied - 1):
+                    j = ds.index(best_e, j + 1)
+                    at.append(j)
+                ties = [cand[j] for j in at]
+                values = self._tie_floats(sc, [parts[j] for j in at], ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     most = -1
                     for h in ties:
