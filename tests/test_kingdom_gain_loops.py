@@ -14,6 +14,7 @@ import pytest
 from sheetkit.games.kingdom_maps import CRITERIA
 from sheetkit.games.kingdom_maps import fastscore as fs
 from sheetkit.games.kingdom_maps.board import load_map
+from sheetkit.games.kingdom_maps.bots import Planner
 from sheetkit.games.kingdom_maps.fastscore import SLOTS, MapScorer
 
 
@@ -54,3 +55,22 @@ def test_a_set_is_compiled_only_once_it_has_been_asked_for_often() -> None:
     got = [sc.gains_function(True) for _ in range(fs.COMPILE_AFTER + 1)]
     assert got[0] is fs._generic_gains(codes, True) and got[fs.COMPILE_AFTER - 1] is got[0]
     assert got[-1] is fs._compiled_gains(codes, True)
+
+
+@pytest.mark.parametrize("seed", range(3))
+def test_a_blank_map_needs_only_the_first_hex_of_each_kind(seed: int) -> None:
+    """On a blank map the planner looks only at the first start of each kind (bonus, neighbours, row) for a
+    group's first hex: every group it grows is the one looking at every start grows (criteria with a
+    fractional hint included, where ties are settled on floats)."""
+    board = load_map("default")
+    rng = random.Random(900 + seed)
+    for _ in range(12):
+        codes = tuple(sorted(rng.sample(sorted(CRITERIA), rng.randint(1, 5))))
+        bonus = [rng.choice([0.0, 0.0, 0.0, 1.0, 7.0, 8.0]) for _ in range(board.size)]
+        fast = Planner(board, board.blank(), codes, bonus)
+        full = Planner(board, board.blank(), codes, bonus)
+        full._blank_firsts = lambda cand: cand  # type: ignore[method-assign]
+        assert len(fast._blank_firsts(fast.starts(1))) < board.size // 4
+        for t in range(1, 7):
+            for amount in (1, 3, 6):
+                assert fast.group(t, amount) == full.group(t, amount), (codes, t, amount)

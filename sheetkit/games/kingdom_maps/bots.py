@@ -128,6 +128,7 @@ class Planner:
         # What settling exact ties reads off this map before a hex is drawn (its A3 terms, whole-number guides…):
         # every terrain's first step shares it, as the planner's map never changes.
         self._map_memo: dict[str, Any] = {}
+        self._firsts: dict[int, tuple[Sequence[int], list[int]]] = {}  # id(starts) -> (starts, ``_blank_firsts``)
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -188,6 +189,8 @@ class Planner:
         # criterion's own gain (the tie-break needs them).
         gain = sc.gains_function(exact)
         size = len(group)
+        if not size and self.blank_map:
+            cand = self._blank_firsts(cand)
         near = set(cand) if size else None  # the empty hexes touching the group (``next_hexes``)
         hexes: list[int] = []
         gains: list[float] = []
@@ -238,6 +241,28 @@ class Planner:
                     near.add(b)
             cand = sorted(near)
         return hexes, gains, size < amount
+
+    def _blank_firsts(self, cand: Sequence[int]) -> Sequence[int]:
+        """Of ``cand`` on this blank map, the first hex of each kind (bonus, has neighbours, row longer than one).
+
+        On a blank map a lone hex of a given terrain gains the same for every criterion (and the same tie
+        floats, and no drawn neighbours) wherever it lies, but for its bonus and those two shapes of its place:
+        hexes of one kind tie exactly, so the first of them wins and the others need no look-up.
+        """
+        got = self._firsts.get(id(cand))
+        if got is not None and got[0] is cand:
+            return got[1]
+        bonus10, degree, row_of, rows = self.bonus10, self.degree, self.scorer.row_of, self.board.rows
+        seen: set[tuple[float, bool, bool]] = set()
+        firsts = []
+        for h in cand:
+            kind = (bonus10[h], degree[h] > 0, len(rows[row_of[h]]) > 1)
+            if kind not in seen:
+                seen.add(kind)
+                firsts.append(h)
+        if isinstance(cand, tuple):  # the planner's own lists of starts: every terrain asks again
+            self._firsts[id(cand)] = (cand, firsts)  # the entry keeps cand, so its id stays its own
+        return firsts
 
     def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int],
                     terrain: int) -> list[float] | None:
