@@ -110,6 +110,8 @@ class Planner:
         self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
         self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
+        # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
+        self._kinds = [(c if c in FRACTIONAL else None, self.slot[c]) for c in self.criteria]
         self.patches = empty_patches(board, cells)
         self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
@@ -209,8 +211,8 @@ class Planner:
                 for _ in range(n_tied - 1):
                     j = ds.index(best_e, j + 1)
                     at.append(j)
-                ties = [cand[j] for j in at]
-                values = self._tie_floats(sc, [parts[j] for j in at], ties, terrain) if exact else None
+                ties = list(map(cand.__getitem__, at))
+                values = self._tie_floats(sc, list(map(parts.__getitem__, at)), ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     most = -1
                     for h in ties:
@@ -272,26 +274,24 @@ class Planner:
         hint what decides its float — A3's float itself when h moves its terms) have the same float; only
         distinct signatures are computed.
         """
-        first, bonus, slot = split[0], self.bonus, self.slot
-        b0 = bonus[ties[0]]
-        same = split.count(first) == len(split)
-        if same:
+        first, bonus = split[0], self.bonus
+        if split.count(first) == len(split):
+            b0 = bonus[ties[0]]
             for h in ties:
                 if bonus[h] != b0:
-                    same = False
                     break
-        if same:
-            # Same gains everywhere: the floats can only differ through where a fractional hint's terms
-            # change — not at all when none of them moves.
-            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
-                    and (not self.b3 or not first[self.i_b3])
-                    and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
-                                         and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
-                return None
+            else:
+                # Same gains everywhere: the floats can only differ through where a fractional hint's terms
+                # change — not at all when none of them moves.
+                if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
+                        and (not self.b3 or not first[self.i_b3])
+                        and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
+                                             and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
+                    return None
         memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
         mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
         sigs: list[tuple[Any, ...] | None] = []
-        kinds = [(c if c in FRACTIONAL else None, slot[c]) for c in self.criteria]  # None: a whole-number guide
+        kinds = self._kinds
         lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
         for h, part in zip(ties, split, strict=True):
             sig: list[Any] = [bonus[h]]
