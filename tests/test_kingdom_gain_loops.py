@@ -74,3 +74,14 @@ def test_a_blank_map_needs_only_the_first_hex_of_each_kind(seed: int) -> None:
         for t in range(1, 7):
             for amount in (1, 3, 6):
                 assert fast.group(t, amount) == full.group(t, amount), (codes, t, amount)
+
+
+def test_a_blank_maps_tables_are_those_built_hex_by_hex(monkeypatch: pytest.MonkeyPatch) -> None:
+    """A scorer on a blank map takes the board's blank tables as made once; they equal the ones built hex by
+    hex (the path every drawn map takes), table by table."""
+    board = load_map("default")
+    fast = MapScorer(board, board.blank(), sorted(CRITERIA))
+    monkeypatch.setattr(fs, "any", lambda cells: True, raising=False)  # the build for a drawn map
+    built = MapScorer(board, board.blank(), sorted(CRITERIA))
+    for name in ("nc", "nm", "gid", "gsize", "gmembers", "lmask", "rmask", "rblank", "rok", "counts"):
+        assert getattr(fast, name) == getattr(built, name), name

@@ -19,6 +19,7 @@ import re
 from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from functools import lru_cache, reduce
+from itertools import compress
 from operator import add, itemgetter
 from typing import Any
 
@@ -79,6 +80,15 @@ def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple
         partners[a].append(b)
         partners[b].append(a)
     return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
+
+
+@lru_cache(maxsize=16)
+def _blank_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A blank map's neighbour counts (every neighbour empty) and empty hexes per row."""
+    nc = [0] * (board.size * T)
+    for i, nb in enumerate(board.nbrs):
+        nc[i * T] = len(nb)
+    return tuple(nc), tuple(len(row) for row in board.rows)
 
 
 def _mixed_tenths(kinds: int, blank: bool) -> int:
@@ -161,6 +171,13 @@ class MapScorer:
         n = board.size
         self.cells = list(cells)
         cells = self.cells
+        if not any(cells):  # a blank map (every game's first planner): the tables as made once for the board
+            blank_nc, blank_rows = _blank_tables(board)
+            self.nc, self.nm = list(blank_nc), [0] * n
+            self.gid, self.gsize, self.gmembers, self.lmask = [-1] * n, [0] * n, {}, [0] * n
+            self.rmask, self.rblank, self.rok = [0] * len(self.rows), list(blank_rows), [False] * len(self.rows)
+            self.counts = [n, 0, 0, 0, 0, 0, 0]
+            return
         nc = [0] * (n * T)  # nc[i*7 + t]: neighbours of hex i holding terrain t (t = 0: empty)
         nm = [0] * n  # bit t set when a neighbour holds terrain t (1–6)
         for i in range(n):
@@ -668,20 +685,20 @@ class MapScorer:
     def scores(self, codes: Sequence[str] | None = None) -> dict[str, int]:
         """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables (``codes``: only these)."""
         cells, nc = self.cells, self.nc
-        n = len(cells)
-        sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()]
+        sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()] if self.grouped else []
         out: dict[str, int] = {}
         for code in self.codes if codes is None else codes:
+            # (A3 and A5 read each hex's count of lake or meadow neighbours straight off the table, in C)
             if code == "A1":
                 v = RANGE_POINTS * sum(1 for t, s in sizes if t == MOUNTAIN and s >= RANGE_MIN)
             elif code == "A2":
                 v = sum(s for t, s in sizes if t == FOREST and s >= FOREST_MIN)
             elif code == "A3":
-                v = 2 * sum(1 for i in range(n) if cells[i] == FIELD and nc[i * T + LAKE])
+                v = 2 * sum(map(bool, compress(nc[LAKE::T], map(FIELD.__eq__, cells))))
             elif code == "A4":
                 v = 2 * sum(self.lmask[g].bit_count() for g in self.gmembers if cells[g] == LAKE)
             elif code == "A5":
-                v = 2 * sum(1 for i in range(n) if cells[i] == MEADOW and nc[i * T + MEADOW] == 2)
+                v = 2 * list(compress(nc[MEADOW::T], map(MEADOW.__eq__, cells))).count(2)
             elif code == "A6":
                 v = BUSY_POINTS * self.village_counts()[0]
             elif code == "B1":
