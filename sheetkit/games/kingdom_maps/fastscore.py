@@ -19,7 +19,7 @@ import re
 from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from functools import lru_cache, reduce
-from itertools import compress
+from itertools import accumulate, compress
 from operator import add, itemgetter
 from typing import Any
 
@@ -62,6 +62,7 @@ def _point_eights(n: int) -> tuple[float, ...]:
 
 A3Terms = tuple[list[int], list[int], list[float], dict[int, int], int, list[float]]  # ``MapScorer.a3_terms``
 _A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
+_LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
 
 POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
 SLOTS: dict[str, int] = {f"{g}{k}": 6 * (g == "B") + k - 1 for g in "AB" for k in range(1, 7)}  # A1 → 0 … B6 → 11
@@ -588,22 +589,12 @@ class MapScorer:
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
         after the last), each hex's place in the order, the watered fields, and each term as the float added."""
         cells, nc = self.cells, self.nc
-        hexes = [i for i in range(len(cells)) if cells[i] == LAKE or cells[i] == FIELD]
-        terms, before, floats = [], [], []
-        count, bonus = 0, 0.0
-        for i in hexes:
-            before.append(bonus)
-            x = _a3_term(cells[i], nc[i * T], nc[i * T + LAKE])
-            if x == 8:
-                bonus += 0.8
-            elif x == 4:
-                bonus += 0.4
-            elif x < 0:
-                count += 1
-            terms.append(x)
-            floats.append(_A3_FLOAT[x])
-        before.append(bonus)
-        return hexes, terms, before, {i: k for k, i in enumerate(hexes)}, count, floats
+        hexes = list(compress(range(len(cells)), map(_LAKE_OR_FIELD.__getitem__, cells)))
+        terms = [_a3_term(cells[i], nc[i * T], nc[i * T + LAKE]) for i in hexes]
+        floats = list(map(_A3_FLOAT.__getitem__, terms))
+        # the float sum before each term and after the last, added one by one (0.0 leaves a float as it was)
+        before = list(accumulate(floats, add, initial=0.0))
+        return hexes, terms, before, dict(zip(hexes, range(len(hexes)), strict=True)), terms.count(-1), floats
 
     def a3_guide(self, h: int, t: int, base: A3Terms) -> float:
         """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
