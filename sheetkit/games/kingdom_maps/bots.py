@@ -445,9 +445,10 @@ class GreedyBot:
         return self._planned[1]
 
     def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
-                 planner: Planner) -> list[tuple[float, int, int]]:
-        """(worth, die, shift) for each die and power spend, from one greedy plan."""
-        shifts = self._shifts(state, player)
+                 planner: Planner, shifts: range | None = None) -> list[tuple[float, int, int]]:
+        """(worth, die, shift) for each die and power spend, from one greedy plan (``shifts``: ``_shifts``)."""
+        if shifts is None:
+            shifts = self._shifts(state, player)
         amount = min(min(6, max(dice) + shifts.stop - 1), planner.room())
         gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
         room = min(len(gains), amount)
@@ -478,10 +479,11 @@ class GreedyBot:
         if state.phase == ANNOUNCE:
             planner = self._planner(state, player)
             dice = sorted(set(state.dice))
+            shifts = self._shifts(state, player)
             best: tuple[float, int, int, int] | None = None  # = _best of every terrain's options, in this order
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    for w, v, sh in self._options(state, player, t, dice, planner):
+                    for w, v, sh in self._options(state, player, t, dice, planner, shifts):
                         if best is None or w > best[0] + 1e-9:
                             best = (w, t, v, sh)
             assert best is not None
