@@ -85,3 +85,24 @@ def test_a_blank_maps_tables_are_those_built_hex_by_hex(monkeypatch: pytest.Monk
     built = MapScorer(board, board.blank(), sorted(CRITERIA))
     for name in ("nc", "nm", "gid", "gsize", "gmembers", "lmask", "rmask", "rblank", "rok", "counts"):
         assert getattr(fast, name) == getattr(built, name), name
+
+
+@pytest.mark.parametrize("codes", [("A1", "A4", "B3", "B4"), ("A2", "A6", "B2", "B5"), ("A3", "A5", "B1", "B6")])
+def test_a_scratch_copy_is_brought_back_to_its_map(codes: tuple[str, ...]) -> None:
+    """``copy_into`` makes a used copy equal to its scorer again, table by table (the planner grows every group
+    on one such scratch copy), and gains read off it are the scorer's own."""
+    board = load_map("default")
+    rng = random.Random(5)
+    cells = [rng.randint(1, 6) if rng.random() < 0.4 else 0 for _ in range(board.size)]
+    sc = MapScorer(board, cells, codes)
+    scratch = sc.copy()
+    for _ in range(3):
+        for h in rng.sample([i for i in range(board.size) if not scratch.cells[i]], 5):
+            scratch.place(h, rng.randint(1, 6))
+        assert scratch.cells != sc.cells
+        sc.copy_into(scratch)
+        for name in ("cells", "nc", "nm", "gid", "gsize", "gmembers", "lmask", "rmask", "rblank", "rok", "counts"):
+            assert getattr(scratch, name) == getattr(sc, name), name
+        empties = [i for i in range(board.size) if not sc.cells[i]]
+        for t in range(1, 7):
+            assert scratch.deltas(empties, t) == sc.deltas(empties, t)

@@ -130,6 +130,7 @@ class Planner:
         # What settling exact ties reads off this map before a hex is drawn (its A3 terms, whole-number guides…):
         # every terrain's first step shares it, as the planner's map never changes.
         self._map_memo: dict[str, Any] = {}
+        self._scratch: MapScorer | None = None  # where groups are grown (``_grow``), a copy of ``scorer`` each time
         self._firsts: dict[int, tuple[Sequence[int], list[int]]] = {}  # id(starts) -> (starts, ``_blank_firsts``)
 
     def room(self) -> int:
@@ -231,8 +232,10 @@ class Planner:
             gains.append(total / 10)
             if size >= amount:
                 break  # the map after the last hex is never looked at
-            if not own:
-                sc, own = sc.copy(), True
+            if not own:  # the planner's one scratch copy, brought back to its map (no new lists each group)
+                scratch = self._scratch
+                sc = self._scratch = sc.copy() if scratch is None else sc.copy_into(scratch)
+                own = True
                 work, nc = sc.cells, sc.nc
             sc.place(best, terrain)
             if near is None:

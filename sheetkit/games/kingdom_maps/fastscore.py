@@ -251,6 +251,23 @@ class MapScorer:
         new.counts = list(self.counts) if self.b4 else self.counts
         return new
 
+    def copy_into(self, new: MapScorer) -> MapScorer:
+        """``new`` (an earlier ``copy()`` of this scorer) made equal to it again, reusing its lists; returns it."""
+        new.cells[:] = self.cells
+        new.nc[:] = self.nc
+        if self.masks:
+            new.nm[:] = self.nm
+        if self.grouped:
+            new.gid[:], new.gsize[:], new.lmask[:] = self.gid, self.gsize, self.lmask
+            new.gmembers = dict(self.gmembers)
+        if self.b3:
+            new.rmask[:], new.rblank[:] = self.rmask, self.rblank
+        if self.b2:
+            new.rok[:] = self.rok
+        if self.b4:
+            new.counts[:] = self.counts
+        return new
+
     # ----- what one more hex adds ------------------------------------------------------------
     def deltas(self, hexes: Sequence[int], t: int, split: list[list[int]] | None = None,
                bonus: Sequence[float] | None = None) -> list[float]:
