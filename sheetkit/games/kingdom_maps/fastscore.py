@@ -152,7 +152,8 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "lmask",
+    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr",
+                 "lmask",
                  "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
 
     def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
@@ -166,6 +167,10 @@ class MapScorer:
         self.b3, self.b4 = "B3" in self.use, "B4" in self.use
         # Groups are kept only when a criterion in play looks at them (A1, A2, A4, B5, B6).
         self.grouped = bool(self.use & {"A1", "A2", "A4", "B5", "B6"})
+        # Per terrain: are its groups read (A1 mountains, A2 forests, A4 lakes, B5 and B6 every terrain)?
+        every = bool(self.use & {"B5", "B6"})
+        self.gterr = tuple(every or (t == MOUNTAIN and "A1" in self.use) or (t == FOREST and "A2" in self.use)
+                           or (t == LAKE and "A4" in self.use) for t in range(7))
         self.nbrs = board.nbrs
         self.rows = board.rows
         self.row_of, self.pos_of, self.partners = _tables(board)
@@ -235,7 +240,7 @@ class MapScorer:
         """An independent copy (cheap: flat lists)."""
         new = MapScorer.__new__(MapScorer)
         new.board, new.codes, new.use, new.b2, new.grouped = self.board, self.codes, self.use, self.b2, self.grouped
-        new.masks, new.b3, new.b4 = self.masks, self.b3, self.b4
+        new.masks, new.b3, new.b4, new.gterr = self.masks, self.b3, self.b4, self.gterr
         new.nbrs, new.rows, new.row_of, new.pos_of, new.partners = (self.nbrs, self.rows, self.row_of, self.pos_of,
                                                                     self.partners)
         # A table no criterion in play reads is never changed (``place``): the copy shares it.
@@ -499,6 +504,13 @@ class MapScorer:
         if not self.grouped:  # no criterion in play looks at groups
             return
         gid = self.gid
+        if not self.gterr[t]:  # nobody reads this terrain's groups: only the shores of the lakes it touches change
+            if "A4" in self.use:
+                lmask = self.lmask
+                for b in nb:
+                    if cells[b] == LAKE:
+                        lmask[gid[b]] |= bit
+            return
         labs: list[int] = []
         lakes: list[int] = []
         shores = t != LAKE and "A4" in self.use  # only A4 reads the lakes' shores
