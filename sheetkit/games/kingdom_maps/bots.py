@@ -447,32 +447,24 @@ class GreedyBot:
             self._planned = (key, planner)
         return self._planned[1]
 
-    def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
-                 planner: Planner, shifts: range | None = None) -> list[tuple[float, int, int]]:
-        """(worth, die, shift) for each die and power spend, from one greedy plan (``shifts``: ``_shifts``)."""
-        if shifts is None:
-            shifts = self._shifts(state, player)
+    def _scan(self, terrain: int, dice: Sequence[int], planner: Planner, shifts: range,
+              best: tuple[float, int, int, int] | None) -> tuple[float, int, int, int] | None:
+        """``best`` (worth, terrain, die, shift) after this terrain's options, each die and power spend in order.
+
+        An option replaces ``best`` only when it is worth more by 1e-9, so over a whole scan the first option
+        with the highest worth wins; shifts that would leave 1–6 hexes are the only ones looked at.
+        """
         amount = min(min(6, max(dice) + shifts.stop - 1), planner.room())
         gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
         room = min(len(gains), amount)
         cost = self.power_cost
-        out = []
+        lo, hi = shifts.start, shifts.stop
         for v in dice:
-            for sh in shifts:
+            for sh in range(max(lo, 1 - v), min(hi, 7 - v)):
                 a = v + sh
-                if not 1 <= a <= 6:
-                    continue
-                worth = gains[a - 1] if a <= room else NO_ROOM
-                out.append((worth - cost * abs(sh), v, sh))
-        return out
-
-    @staticmethod
-    def _best(options: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-        """The first option with the highest worth (options are (worth, ...) tuples)."""
-        best = options[0]
-        for o in options[1:]:
-            if o[0] > best[0] + 1e-9:
-                best = o
+                worth = (gains[a - 1] if a <= room else NO_ROOM) - cost * abs(sh)
+                if best is None or worth > best[0] + 1e-9:
+                    best = (worth, terrain, v, sh)
         return best
 
     # ----- decisions ---------------------------------------------------------------------
@@ -483,28 +475,27 @@ class GreedyBot:
             planner = self._planner(state, player)
             dice = sorted(set(state.dice))
             shifts = self._shifts(state, player)
-            best: tuple[float, int, int, int] | None = None  # = _best of every terrain's options, in this order
+            best: tuple[float, int, int, int] | None = None
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    for w, v, sh in self._options(state, player, t, dice, planner, shifts):
-                        if best is None or w > best[0] + 1e-9:
-                            best = (w, t, v, sh)
+                    best = self._scan(t, dice, planner, shifts, best)
             assert best is not None
             _, t, v, sh = best
             self._want = (key, sh)
             return Announce(t, v)
         if s.die is None:
             planner = self._planner(state, player)
-            options = []
+            shifts = self._shifts(state, player)
+            best = None
             for v in state.pick_options(player):
                 if state.solo:
                     rest = list(state.dice)
                     rest.remove(v)
-                    opts = self._options(state, player, rest[0], [v], planner)
+                    best = self._scan(rest[0], [v], planner, shifts, best)
                 else:
-                    opts = self._options(state, player, state.terrain or 1, [v], planner)
-                options += opts
-            _, v, sh = self._best(options)
+                    best = self._scan(state.terrain or 1, [v], planner, shifts, best)
+            assert best is not None
+            _, _, v, sh = best
             self._want = (key, sh)
             return Pick(v)
         if s.placed_all():
