@@ -10,9 +10,9 @@ Speed (issue #8): the greedy bot no longer rescores the whole map for every cand
 asks ``fastscore.MapScorer`` what each candidate adds (only the criteria and hexes it touches), keeps
 one planner per map (announce, pick and drawing share it; a later map updates the last one hex by
 hex; every seat's blank map with the same criteria shares one) and one plan per terrain and set of
-starting hexes; the gains come from ``MapScorer.deltas`` compiled for the criteria in play. Its moves
-are exactly the old ones (``tests/test_kingdom_bot_golden.py``; the old bot is kept as
-``tests/old_kingdom_greedy.py``).
+starting hexes; the gains come from ``MapScorer.gains_function`` (``anygains.any_gains``, or the loop compiled
+for a set of criteria asked for often). Its moves are exactly the old ones (``tests/test_kingdom_bot_golden.py``;
+the old bot is kept as ``tests/old_kingdom_greedy.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import gt, mul, ne
+from operator import gt, mul, ne, sub
 from typing import Any
 
 from sheetkit.core.bots import RandomBot
@@ -92,7 +92,7 @@ class Planner:
 
     A group grows one hex at a time, always taking the hex that raises the criteria's guides plus the
     bonus the most; ties go to the hex touching the most drawn hexes, then to the lowest hex number.
-    Gains come from ``MapScorer.deltas`` (compiled: ``gains_function``) in exact tenths. When hexes tie
+    Gains come from ``MapScorer.gains_function`` (``MapScorer.deltas``' loop) in exact tenths. When hexes tie
     exactly and a criterion with a fractional hint is in play (A3, A6, B3), the tie is settled on the
     whole-map float sums the bot has always compared (their last bit depends on the order of the terms),
     so the moves stay exactly those of the full-rescoring bot (``tests/test_kingdom_bot_golden.py``).
@@ -215,11 +215,16 @@ class Planner:
                 ties = list(map(cand.__getitem__, at))
                 values = self._tie_floats(sc, list(map(parts.__getitem__, at)), ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
-                    most = -1
-                    for h in ties:
-                        k = degree[h] - nc[h * T]
-                        if k > most:
-                            best, most = h, k
+                    if n_tied > 6:  # (many ties, as on an early map: counted in C)
+                        empty = nc[::T]
+                        drawn = list(map(sub, map(degree.__getitem__, ties), map(empty.__getitem__, ties)))
+                        best = ties[drawn.index(max(drawn))]
+                    else:
+                        most = -1
+                        for h in ties:
+                            k = degree[h] - nc[h * T]
+                            if k > most:
+                                best, most = h, k
                 else:
                     best_key: tuple[float, int] | None = None
                     for j, h in enumerate(ties):
