@@ -1,7 +1,7 @@
 """Both gains loops of the greedy bot give exactly ``MapScorer.deltas``: the compiled one and ``any_gains``.
 
 ``MapScorer.gains_function`` hands out ``anygains.any_gains`` for a set of criteria's first
-``COMPILE_AFTER`` asks and the loop compiled for the set after that; the bot's moves must not depend on
+``gainloops.COMPILE_AFTER`` asks and the loop compiled for the set after that; the bot's moves must not depend on
 which one it got (``tests/test_kingdom_bot_golden.py`` replays the recorded games on either).
 """
 
@@ -13,6 +13,7 @@ import pytest
 
 from sheetkit.games.kingdom_maps import CRITERIA
 from sheetkit.games.kingdom_maps import fastscore as fs
+from sheetkit.games.kingdom_maps import gainloops as gl
 from sheetkit.games.kingdom_maps.board import load_map
 from sheetkit.games.kingdom_maps.bots import Planner
 from sheetkit.games.kingdom_maps.fastscore import SLOTS, MapScorer
@@ -39,7 +40,7 @@ def test_the_generic_and_the_compiled_loop_equal_deltas(seed: int) -> None:
                 split: list[list[int]] = []
                 want = sc.deltas(empties, t, split, bonus)
                 parts = [tuple(p[SLOTS[c]] for c in codes) for p in split]
-                for loop in (fs._generic_gains, fs._compiled_gains):
+                for loop in (gl._generic_gains, gl._compiled_gains):
                     assert loop(codes, False)(sc, empties, t, bonus) == want, (loop.__name__, codes, t)
                     assert loop(codes, True)(sc, empties, t, bonus) == (want, parts), (loop.__name__, codes, t)
                 checked += len(empties)
@@ -50,11 +51,11 @@ def test_the_generic_and_the_compiled_loop_equal_deltas(seed: int) -> None:
 def test_a_set_is_compiled_only_once_it_has_been_asked_for_often() -> None:
     board = load_map("default")
     codes = ("A2", "A5", "B2", "B6")
-    fs._ASKED.pop((codes, True), None)
+    gl._ASKED.pop((codes, True), None)
     sc = MapScorer(board, board.blank(), codes)
-    got = [sc.gains_function(True) for _ in range(fs.COMPILE_AFTER + 1)]
-    assert got[0] is fs._generic_gains(codes, True) and got[fs.COMPILE_AFTER - 1] is got[0]
-    assert got[-1] is fs._compiled_gains(codes, True)
+    got = [sc.gains_function(True) for _ in range(gl.COMPILE_AFTER + 1)]
+    assert got[0] is gl._generic_gains(codes, True) and got[gl.COMPILE_AFTER - 1] is got[0]
+    assert got[-1] is gl._compiled_gains(codes, True)
 
 
 @pytest.mark.parametrize("seed", range(3))
