@@ -47,13 +47,15 @@ class Board:
         self.questions: frozenset[int] = frozenset(self.index[h] for h in questions)
         self.is_power = tuple(i in self.powers for i in range(self.size))
         self.is_question = tuple(i in self.questions for i in range(self.size))
+        # A board is a key of the bots' caches: hashing ~100 coordinates at every look-up cost more than the look-up.
+        self._hash = hash((self.coords, self.powers, self.questions))
 
     def __eq__(self, other: object) -> bool:
         return isinstance(other, Board) and (self.coords, self.powers, self.questions) == (
             other.coords, other.powers, other.questions)
 
     def __hash__(self) -> int:
-        return hash((self.coords, self.powers, self.questions))
+        return self._hash
 
     def __repr__(self) -> str:
         return f"Board({self.name!r}, {self.size} hexes, {len(self.powers)} +1/-1, {len(self.questions)} ?)"

@@ -10,9 +10,9 @@ Speed (issue #8): the greedy bot no longer rescores the whole map for every cand
 asks ``fastscore.MapScorer`` what each candidate adds (only the criteria and hexes it touches), keeps
 one planner per map (announce, pick and drawing share it; a later map updates the last one hex by
 hex; every seat's blank map with the same criteria shares one) and one plan per terrain and set of
-starting hexes; the gains come from ``MapScorer.deltas`` compiled for the criteria in play. Its moves
-are exactly the old ones (``tests/test_kingdom_bot_golden.py``; the old bot is kept as
-``tests/old_kingdom_greedy.py``).
+starting hexes; the gains come from ``MapScorer.gains_function`` (``anygains.any_gains``, or the loop compiled
+for a set of criteria asked for often). Its moves are exactly the old ones (``tests/test_kingdom_bot_golden.py``;
+the old bot is kept as ``tests/old_kingdom_greedy.py``).
 """
 
 from __future__ import annotations
@@ -20,7 +20,7 @@ from __future__ import annotations
 from bisect import insort
 from collections.abc import Callable, Sequence
 from itertools import compress
-from operator import gt, mul, ne
+from operator import gt, mul, ne, sub
 from typing import Any
 
 from sheetkit.core.bots import RandomBot
@@ -39,6 +39,7 @@ NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the 
 _BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
 # id(board) -> (board, (a Place per hex, neighbours per hex)); actions are frozen, so one Place serves every game.
 _PLACES: dict[int, tuple[Board, tuple[tuple[Place, ...], list[int]]]] = {}
+_TENFOLD: dict[int, tuple[list[float], list[float]]] = {}  # id(bonus list) -> (the list, its values × 10)
 
 
 def _degrees(board: Board) -> list[int]:
@@ -62,6 +63,16 @@ def _board_tables(board: Board) -> tuple[tuple[Place, ...], list[int]]:
 
 
 
+def _tenfold(bonus: list[float]) -> list[float]:
+    """``bonus`` in tenths, made once per bonus list (the bot keeps one list per power value and ? value)."""
+    got = _TENFOLD.get(id(bonus))
+    if got is None or got[0] is not bonus:
+        if len(_TENFOLD) > 256:
+            _TENFOLD.clear()
+        got = _TENFOLD[id(bonus)] = (bonus, [10 * b for b in bonus])  # the entry keeps the list, so its id
+    return got[1]
+
+
 def criteria_value(state: KingdomState) -> Value:
     """The greedy bot's aim as a function of a whole map: the criteria in play with their bot hints.
 
@@ -81,7 +92,7 @@ class Planner:
 
     A group grows one hex at a time, always taking the hex that raises the criteria's guides plus the
     bonus the most; ties go to the hex touching the most drawn hexes, then to the lowest hex number.
-    Gains come from ``MapScorer.deltas`` (compiled: ``gains_function``) in exact tenths. When hexes tie
+    Gains come from ``MapScorer.gains_function`` (``MapScorer.deltas``' loop) in exact tenths. When hexes tie
     exactly and a criterion with a fractional hint is in play (A3, A6, B3), the tie is settled on the
     whole-map float sums the bot has always compared (their last bit depends on the order of the terms),
     so the moves stay exactly those of the full-rescoring bot (``tests/test_kingdom_bot_golden.py``).
@@ -91,28 +102,36 @@ class Planner:
                  scorer: MapScorer | None = None) -> None:
         self.board = board
         self.cells = list(cells)
-        self.bonus = list(bonus)
-        self.bonus10 = [10 * b for b in bonus]
+        self.bonus = bonus if isinstance(bonus, list) else list(bonus)  # the bot's own lists are never changed
+        self.bonus10 = _tenfold(self.bonus)
         self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
         self.criteria = tuple(criteria)
         self.exact = bool(FRACTIONAL & set(criteria))
         self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
         self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
         self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
+        # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
+        self._kinds = [(c if c in FRACTIONAL else None, self.slot[c]) for c in self.criteria]
         self.patches = empty_patches(board, cells)
+        self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
         nc, patches = self.scorer.nc, self.patches
         self.blank_map = not any(cells)
         if self.blank_map:
             self.open = [i for i in range(board.size) if patches[i]]
         else:  # empty (a patch of its own) and with fewer empty neighbours than neighbours, hex by hex in C
-            self.open = list(compress(range(board.size), map(mul, patches, map(gt, _degrees(board), nc[::T]))))
+            self.open = list(compress(range(board.size), map(mul, patches, map(gt, self.degree, nc[::T]))))
         self._groups: dict[tuple[int, int], tuple[list[int], list[float], bool]] = {}  # (terrain, starts id)
         self._room: int | None = None
         # Per amount: (an id per distinct list of starts, the starts); the map does not change under a planner.
         self._starts: dict[int, tuple[int, tuple[int, ...]]] = {}
         self.scores: dict[str, int] | None = None  # the criteria's scores on this map, once asked for
         self._start_ids: dict[tuple[int, ...], int] = {}
+        # What settling exact ties reads off this map before a hex is drawn (its A3 terms, whole-number guides…):
+        # every terrain's first step shares it, as the planner's map never changes.
+        self._map_memo: dict[str, Any] = {}
+        self._scratch: MapScorer | None = None  # where groups are grown (``_grow``), a copy of ``scorer`` each time
+        self._firsts: dict[int, tuple[Sequence[int], list[int]]] = {}  # id(starts) -> (starts, ``_blank_firsts``)
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -166,12 +185,15 @@ class Planner:
         sc = self.scorer  # copied before the first hex is drawn on it (a group of one never is)
         own = False
         work, nc, nbrs = sc.cells, sc.nc, self.board.nbrs
+        degree = self.degree
         bonus10 = self.bonus10
         exact = self.exact
         # ``MapScorer.deltas`` compiled for these criteria; with a fractional hint in play it also gives each
         # criterion's own gain (the tie-break needs them).
         gain = sc.gains_function(exact)
         size = len(group)
+        if not size and self.blank_map:
+            cand = self._blank_firsts(cand)
         near = set(cand) if size else None  # the empty hexes touching the group (``next_hexes``)
         hexes: list[int] = []
         gains: list[float] = []
@@ -182,21 +204,31 @@ class Planner:
             else:
                 ds = gain(sc, cand, terrain, bonus10)
             best_e = max(ds)
-            best = cand[ds.index(best_e)]
-            if ds.count(best_e) > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                ties = [h for h, e in zip(cand, ds, strict=True) if e == best_e]
-                values = (self._tie_floats(sc, [p for p, e in zip(parts, ds, strict=True) if e == best_e], ties,
-                                           terrain) if exact else None)
+            j = ds.index(best_e)
+            best = cand[j]
+            n_tied = ds.count(best_e)
+            if n_tied > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
+                at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
+                for _ in range(n_tied - 1):
+                    j = ds.index(best_e, j + 1)
+                    at.append(j)
+                ties = list(map(cand.__getitem__, at))
+                values = self._tie_floats(sc, list(map(parts.__getitem__, at)), ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
-                    most = -1
-                    for h in ties:
-                        k = len(nbrs[h]) - nc[h * T]
-                        if k > most:
-                            best, most = h, k
+                    if n_tied > 6:  # (many ties, as on an early map: counted in C)
+                        empty = nc[::T]
+                        drawn = list(map(sub, map(degree.__getitem__, ties), map(empty.__getitem__, ties)))
+                        best = ties[drawn.index(max(drawn))]
+                    else:
+                        most = -1
+                        for h in ties:
+                            k = degree[h] - nc[h * T]
+                            if k > most:
+                                best, most = h, k
                 else:
                     best_key: tuple[float, int] | None = None
                     for j, h in enumerate(ties):
-                        key = (values[j], len(nbrs[h]) - nc[h * T])
+                        key = (values[j], degree[h] - nc[h * T])
                         if best_key is None or key > best_key:
                             best, best_key = h, key
             size += 1
@@ -205,8 +237,10 @@ class Planner:
             gains.append(total / 10)
             if size >= amount:
                 break  # the map after the last hex is never looked at
-            if not own:
-                sc, own = sc.copy(), True
+            if not own:  # the planner's one scratch copy, brought back to its map (no new lists each group)
+                scratch = self._scratch
+                sc = self._scratch = sc.copy() if scratch is None else sc.copy_into(scratch)
+                own = True
                 work, nc = sc.cells, sc.nc
             sc.place(best, terrain)
             if near is None:
@@ -218,6 +252,28 @@ class Planner:
             cand = sorted(near)
         return hexes, gains, size < amount
 
+    def _blank_firsts(self, cand: Sequence[int]) -> Sequence[int]:
+        """Of ``cand`` on this blank map, the first hex of each kind (bonus, has neighbours, row longer than one).
+
+        On a blank map a lone hex of a given terrain gains the same for every criterion (and the same tie
+        floats, and no drawn neighbours) wherever it lies, but for its bonus and those two shapes of its place:
+        hexes of one kind tie exactly, so the first of them wins and the others need no look-up.
+        """
+        got = self._firsts.get(id(cand))
+        if got is not None and got[0] is cand:
+            return got[1]
+        bonus10, degree, row_of, rows = self.bonus10, self.degree, self.scorer.row_of, self.board.rows
+        seen: set[tuple[float, bool, bool]] = set()
+        firsts = []
+        for h in cand:
+            kind = (bonus10[h], degree[h] > 0, len(rows[row_of[h]]) > 1)
+            if kind not in seen:
+                seen.add(kind)
+                firsts.append(h)
+        if isinstance(cand, tuple):  # the planner's own lists of starts: every terrain asks again
+            self._firsts[id(cand)] = (cand, firsts)  # the entry keeps cand, so its id stays its own
+        return firsts
+
     def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int],
                     terrain: int) -> list[float] | None:
         """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
@@ -226,25 +282,24 @@ class Planner:
         hint what decides its float — A3's float itself when h moves its terms) have the same float; only
         distinct signatures are computed.
         """
-        first, bonus, slot = split[0], self.bonus, self.slot
-        b0 = bonus[ties[0]]
-        same = split.count(first) == len(split)
-        if same:
+        first, bonus = split[0], self.bonus
+        if split.count(first) == len(split):
+            b0 = bonus[ties[0]]
             for h in ties:
                 if bonus[h] != b0:
-                    same = False
                     break
-        if same:
-            # Same gains everywhere: the floats can only differ through where a fractional hint's terms
-            # change — not at all when none of them moves.
-            if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
-                    and (not self.b3 or not first[self.i_b3])
-                    and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
-                                         and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
-                return None
-        memo: dict[Any, Any] = {}
+            else:
+                # Same gains everywhere: the floats can only differ through where a fractional hint's terms
+                # change — not at all when none of them moves.
+                if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
+                        and (not self.b3 or not first[self.i_b3])
+                        and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
+                                             and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
+                    return None
+        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
+        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
         sigs: list[tuple[Any, ...] | None] = []
-        kinds = [(c if c in FRACTIONAL else None, slot[c]) for c in self.criteria]  # None: a whole-number guide
+        kinds = self._kinds
         lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
         for h, part in zip(ties, split, strict=True):
             sig: list[Any] = [bonus[h]]
@@ -258,7 +313,7 @@ class Planner:
                 elif c == "B3":
                     sig.append((row_of[h], x) if x else 0)
                 elif x or lake_field:  # A3, and h moves its terms: its float itself
-                    sig.append(self._a3_float(sc, h, terrain, memo))
+                    sig.append(self._a3_float(sc, h, terrain, memo, mm))
                 else:
                     sig.append(x)
             sigs.append(tuple(sig))
@@ -269,52 +324,53 @@ class Planner:
             if sig in memo:
                 out.append(memo[sig])
                 continue
-            v = memo[sig] = self._float_value(sc, part, h, terrain, memo) + self.bonus[h]
+            v = memo[sig] = self._float_value(sc, part, h, terrain, memo, mm) + self.bonus[h]
             out.append(v)
         return out
 
     @staticmethod
-    def _a3_float(sc: MapScorer, h: int, terrain: int, memo: dict[Any, Any]) -> float:
+    def _a3_float(sc: MapScorer, h: int, terrain: int, memo: dict[Any, Any], mm: dict[str, Any]) -> float:
         """A3's guide (the float, to the last bit) once ``h`` is drawn as ``terrain``; kept in ``memo``."""
         got = memo.get(("A3", h))
         if got is None:
-            terms = memo.get("A3terms")
+            terms = mm.get("A3terms")
             if terms is None:
-                terms = memo["A3terms"] = sc.a3_terms()
+                terms = mm["A3terms"] = sc.a3_terms()
             got = memo[("A3", h)] = sc.a3_guide(h, terrain, terms)  # = sc.fractional_guide("A3", h, terrain)
         return got  # type: ignore[no-any-return]
 
-    def _float_value(self, sc: MapScorer, part: tuple[int, ...], h: int, terrain: int, memo: dict[Any, Any]) -> float:
+    def _float_value(self, sc: MapScorer, part: tuple[int, ...], h: int, terrain: int, memo: dict[Any, Any],
+                     mm: dict[str, Any]) -> float:
         """The whole-map float the full-rescoring bot compared: each criterion's guide, summed in order.
 
         Whole-number guides are exact; a fractional hint (A3, A6, B3) is rebuilt term by term in its own
         order (``MapScorer.fractional_guide``), or reused from the map before ``h`` when ``h`` leaves its
-        terms alone. ``memo`` holds what the hexes tied at one step share.
+        terms alone. ``memo`` holds what the hexes tied at one step share, ``mm`` what is read off the map.
         """
-        if "base" not in memo:
-            memo["base"] = sc.whole_guides()
-        base, slot = memo["base"], self.slot
+        if "base" not in mm:
+            mm["base"] = sc.whole_guides()
+        base, slot = mm["base"], self.slot
         parts = []
         for c in self.criteria:
             if c not in FRACTIONAL:
                 parts.append(float((base[c] + part[slot[c]]) // 10))
             elif c == "A6":
-                if "A6" not in memo:
-                    memo["A6"] = sc.village_counts()
-                count, hinted = memo["A6"]
+                if "A6" not in mm:
+                    mm["A6"] = sc.village_counts()
+                count, hinted = mm["A6"]
                 dc, dk = sc.village_counts_delta(h, terrain)
                 parts.append(BUSY_POINTS * (count + dc) + POINT_EIGHTS[hinted + dk])
             elif part[slot[c]] == 0 and (c == "B3" or terrain not in (LAKE, FIELD)):
                 # The terms are those of the map before h (a lake or field drawn would add one).
-                if c not in memo:
-                    memo[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
-                parts.append(memo[c])
+                if c not in mm:
+                    mm[c] = sc.fractional_guide(c, -1, 0, sc.term_hexes(c, -1))
+                parts.append(mm[c])
             elif c == "A3":
-                parts.append(self._a3_float(sc, h, terrain, memo))
+                parts.append(self._a3_float(sc, h, terrain, memo, mm))
             else:
-                scan = memo.get(c + "scan")
+                scan = mm.get(c + "scan")
                 if scan is None:
-                    scan = memo[c + "scan"] = sc.term_hexes(c, -1)
+                    scan = mm[c + "scan"] = sc.term_hexes(c, -1)
                 if terrain in (LAKE, FIELD):
                     scan = list(scan)
                     insort(scan, h)
@@ -347,8 +403,13 @@ class GreedyBot:
         key = (board, p, q)
         got = self._bonuses.get(key)
         if got is None:
-            got = self._bonuses[key] = [(p if board.is_power[i] else 0.0) + (q if board.is_question[i] else 0.0)
-                                        for i in range(board.size)]
+            # = (p if a power else 0.0) + (q if a ? else 0.0) per hex: 0.0 + x is x, to the last bit
+            got = [0.0] * board.size
+            for i in board.powers:
+                got[i] += p
+            for i in board.questions:
+                got[i] += q
+            self._bonuses[key] = got
         return got
 
     def _shifts(self, state: KingdomState, player: int) -> range:
@@ -391,31 +452,24 @@ class GreedyBot:
             self._planned = (key, planner)
         return self._planned[1]
 
-    def _options(self, state: KingdomState, player: int, terrain: int, dice: Sequence[int],
-                 planner: Planner) -> list[tuple[float, int, int]]:
-        """(worth, die, shift) for each die and power spend, from one greedy plan."""
-        shifts = self._shifts(state, player)
+    def _scan(self, terrain: int, dice: Sequence[int], planner: Planner, shifts: range,
+              best: tuple[float, int, int, int] | None) -> tuple[float, int, int, int] | None:
+        """``best`` (worth, terrain, die, shift) after this terrain's options, each die and power spend in order.
+
+        An option replaces ``best`` only when it is worth more by 1e-9, so over a whole scan the first option
+        with the highest worth wins; shifts that would leave 1–6 hexes are the only ones looked at.
+        """
         amount = min(min(6, max(dice) + shifts.stop - 1), planner.room())
         gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
         room = min(len(gains), amount)
         cost = self.power_cost
-        out = []
+        lo, hi = shifts.start, shifts.stop
         for v in dice:
-            for sh in shifts:
+            for sh in range(max(lo, 1 - v), min(hi, 7 - v)):
                 a = v + sh
-                if not 1 <= a <= 6:
-                    continue
-                worth = gains[a - 1] if a <= room else NO_ROOM
-                out.append((worth - cost * abs(sh), v, sh))
-        return out
-
-    @staticmethod
-    def _best(options: list[tuple[Any, ...]]) -> tuple[Any, ...]:
-        """The first option with the highest worth (options are (worth, ...) tuples)."""
-        best = options[0]
-        for o in options[1:]:
-            if o[0] > best[0] + 1e-9:
-                best = o
+                worth = (gains[a - 1] if a <= room else NO_ROOM) - cost * abs(sh)
+                if best is None or worth > best[0] + 1e-9:
+                    best = (worth, terrain, v, sh)
         return best
 
     # ----- decisions ---------------------------------------------------------------------
@@ -425,25 +479,28 @@ class GreedyBot:
         if state.phase == ANNOUNCE:
             planner = self._planner(state, player)
             dice = sorted(set(state.dice))
-            options = []
+            shifts = self._shifts(state, player)
+            best: tuple[float, int, int, int] | None = None
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    options += [(w, t, v, sh) for w, v, sh in self._options(state, player, t, dice, planner)]
-            _, t, v, sh = self._best(options)
+                    best = self._scan(t, dice, planner, shifts, best)
+            assert best is not None
+            _, t, v, sh = best
             self._want = (key, sh)
             return Announce(t, v)
         if s.die is None:
             planner = self._planner(state, player)
-            options = []
+            shifts = self._shifts(state, player)
+            best = None
             for v in state.pick_options(player):
                 if state.solo:
                     rest = list(state.dice)
                     rest.remove(v)
-                    opts = self._options(state, player, rest[0], [v], planner)
+                    best = self._scan(rest[0], [v], planner, shifts, best)
                 else:
-                    opts = self._options(state, player, state.terrain or 1, [v], planner)
-                options += opts
-            _, v, sh = self._best(options)
+                    best = self._scan(state.terrain or 1, [v], planner, shifts, best)
+            assert best is not None
+            _, _, v, sh = best
             self._want = (key, sh)
             return Pick(v)
         if s.placed_all():

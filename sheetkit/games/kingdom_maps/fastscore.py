@@ -15,10 +15,11 @@ terrain. ``tests/test_kingdom_bot_golden.py`` checks ``deltas`` against full res
 
 from __future__ import annotations
 
-import re
 from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, reduce
+from itertools import accumulate, compress
+from operator import add
 from typing import Any
 
 from sheetkit.games.kingdom_maps.board import Board
@@ -40,11 +41,21 @@ from sheetkit.games.kingdom_maps.criteria import (
     SCARCE_POINTS,
     longest_run,
 )
+from sheetkit.games.kingdom_maps.gainloops import (
+    ALL_TERRAINS,
+    NOT_VILLAGE,
+    T,
+    _flags,
+    _mixed_tenths,
+    _scarce_tenths,
+    _village_tenths,
+    gains_for,
+)
+from sheetkit.games.kingdom_maps.gainloops import (
+    SLOTS as SLOTS,  # (re-exported: the tests read each criterion's slot here)
+)
 from sheetkit.games.kingdom_maps.terrains import BLANK, FIELD, FOREST, LAKE, MEADOW, MOUNTAIN, VILLAGE
 
-T = 7  # slots per hex in the neighbour-count table: 0 (empty) and terrains 1–6
-ALL_TERRAINS = 0b1111110  # bit t for terrains 1–6
-NOT_VILLAGE = ALL_TERRAINS & ~(1 << VILLAGE)
 # Criteria whose bot hint is not a whole number: their float sums can differ in the last bit with the
 # order of the terms, so exact ties between hexes are settled on the floats (see bots.GreedyBot).
 FRACTIONAL = frozenset({"A3", "A6", "B3"})
@@ -57,8 +68,11 @@ def _point_eights(n: int) -> tuple[float, ...]:
     return tuple(out)
 
 
+A3Terms = tuple[list[int], list[int], list[float], dict[int, int], int, list[float]]  # ``MapScorer.a3_terms``
+_A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
+_LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
+
 POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
-SLOTS: dict[str, int] = {f"{g}{k}": 6 * (g == "B") + k - 1 for g in "AB" for k in range(1, 7)}  # A1 → 0 … B6 → 11
 
 
 @lru_cache(maxsize=16)
@@ -76,42 +90,13 @@ def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple
     return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
 
 
-def _mixed_tenths(kinds: int, blank: bool) -> int:
-    """B3's guide for one row, in tenths: 5 points at 4 kinds; hints 2.0 / 0.8 one or two kinds short."""
-    if kinds >= MIXED_KINDS:
-        return 10 * MIXED_POINTS
-    if blank and kinds == MIXED_KINDS - 1:
-        return 20
-    if blank and kinds == MIXED_KINDS - 2:
-        return 8
-    return 0
-
-
-def _scarce_tenths(counts: Sequence[int]) -> int:
-    """B4's guide in tenths: 4 × the scarcest terrain, 3 × the next, 2 ×, 1 × (the hint)."""
-    low = sorted(counts[1:])
-    return 10 * SCARCE_POINTS * low[0] + 30 * low[1] + 20 * low[2] + 10 * low[3]
-
-
-def _village_tenths(kinds: int, blank: bool) -> int:
-    """A6's guide for one village, in tenths: 2 points at 2 other kinds; hint 0.8 at one kind with room."""
-    if kinds >= BUSY_KINDS:
-        return 10 * BUSY_POINTS
-    return 8 if blank and kinds == BUSY_KINDS - 1 else 0
-
-
-@lru_cache(maxsize=512)
-def _flags(use: frozenset[str], t: int) -> tuple[Any, ...]:
-    """What ``deltas`` must look at for terrain ``t`` with these criteria in play (and a lone hex's gains)."""
-    a1 = "A1" in use and t == MOUNTAIN
-    a2 = "A2" in use and t == FOREST
-    a5 = "A5" in use and t == MEADOW
-    b5, b6 = "B5" in use, "B6" in use
-    alone_parts = (10 * RANGE_POINTS * (RANGE_MIN <= 1) if a1 else 0, 10 * (FOREST_MIN <= 1) if a2 else 0,
-                   10 * PATCH_POINTS * (PATCH_MIN <= 1) if b5 else 0,
-                   10 * REGION_POINTS * (REGION_MIN <= 1) if b6 else 0)
-    return (a1, a2, "A3" in use, "A4" in use, a5, "A6" in use, "B1" in use, "B2" in use, "B3" in use, "B4" in use,
-            b5, b6, a1 or a2 or b5 or b6, sum(alone_parts), alone_parts)
+@lru_cache(maxsize=16)
+def _blank_tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """A blank map's neighbour counts (every neighbour empty) and empty hexes per row."""
+    nc = [0] * (board.size * T)
+    for i, nb in enumerate(board.nbrs):
+        nc[i * T] = len(nb)
+    return tuple(nc), tuple(len(row) for row in board.rows)
 
 
 def _a3_term(c: int, empty: int, lakes: int) -> int:
@@ -131,22 +116,38 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("b2", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "lmask", "nbrs",
-                 "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
+    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr",
+                 "lmask",
+                 "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
 
     def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
         self.board = board
         self.codes = tuple(codes)
         self.use = frozenset(codes)
         self.b2 = "B2" in self.use
+        # Tables only some criteria read are kept up to date only when one of them is in play (``place``):
+        # the neighbours' kinds (A4, A6), the rows' kinds and blanks (B3), the terrain counts (B4).
+        self.masks = bool(self.use & {"A4", "A6"})
+        self.b3, self.b4 = "B3" in self.use, "B4" in self.use
         # Groups are kept only when a criterion in play looks at them (A1, A2, A4, B5, B6).
         self.grouped = bool(self.use & {"A1", "A2", "A4", "B5", "B6"})
+        # Per terrain: are its groups read (A1 mountains, A2 forests, A4 lakes, B5 and B6 every terrain)?
+        every = bool(self.use & {"B5", "B6"})
+        self.gterr = tuple(every or (t == MOUNTAIN and "A1" in self.use) or (t == FOREST and "A2" in self.use)
+                           or (t == LAKE and "A4" in self.use) for t in range(7))
         self.nbrs = board.nbrs
         self.rows = board.rows
         self.row_of, self.pos_of, self.partners = _tables(board)
         n = board.size
         self.cells = list(cells)
         cells = self.cells
+        if not any(cells):  # a blank map (every game's first planner): the tables as made once for the board
+            blank_nc, blank_rows = _blank_tables(board)
+            self.nc, self.nm = list(blank_nc), [0] * n
+            self.gid, self.gsize, self.gmembers, self.lmask = [-1] * n, [0] * n, {}, [0] * n
+            self.rmask, self.rblank, self.rok = [0] * len(self.rows), list(blank_rows), [False] * len(self.rows)
+            self.counts = [n, 0, 0, 0, 0, 0, 0]
+            return
         nc = [0] * (n * T)  # nc[i*7 + t]: neighbours of hex i holding terrain t (t = 0: empty)
         nm = [0] * n  # bit t set when a neighbour holds terrain t (1–6)
         for i in range(n):
@@ -203,16 +204,37 @@ class MapScorer:
         """An independent copy (cheap: flat lists)."""
         new = MapScorer.__new__(MapScorer)
         new.board, new.codes, new.use, new.b2, new.grouped = self.board, self.codes, self.use, self.b2, self.grouped
+        new.masks, new.b3, new.b4, new.gterr = self.masks, self.b3, self.b4, self.gterr
         new.nbrs, new.rows, new.row_of, new.pos_of, new.partners = (self.nbrs, self.rows, self.row_of, self.pos_of,
                                                                     self.partners)
-        new.cells, new.nc, new.nm = list(self.cells), list(self.nc), list(self.nm)
+        # A table no criterion in play reads is never changed (``place``): the copy shares it.
+        new.cells, new.nc = list(self.cells), list(self.nc)
+        new.nm = list(self.nm) if self.masks else self.nm
         if self.grouped:
             new.gid, new.gsize, new.lmask = list(self.gid), list(self.gsize), list(self.lmask)
             new.gmembers = dict(self.gmembers)  # member lists are never changed in place, only replaced
         else:  # no groups kept: these stay as built (only ``place`` changes them, and only when grouped)
             new.gid, new.gsize, new.lmask, new.gmembers = self.gid, self.gsize, self.lmask, self.gmembers
-        new.rmask, new.rblank, new.rok = list(self.rmask), list(self.rblank), list(self.rok)
-        new.counts = list(self.counts)
+        new.rmask, new.rblank = (list(self.rmask), list(self.rblank)) if self.b3 else (self.rmask, self.rblank)
+        new.rok = list(self.rok) if self.b2 else self.rok
+        new.counts = list(self.counts) if self.b4 else self.counts
+        return new
+
+    def copy_into(self, new: MapScorer) -> MapScorer:
+        """``new`` (an earlier ``copy()`` of this scorer) made equal to it again, reusing its lists; returns it."""
+        new.cells[:] = self.cells
+        new.nc[:] = self.nc
+        if self.masks:
+            new.nm[:] = self.nm
+        if self.grouped:
+            new.gid[:], new.gsize[:], new.lmask[:] = self.gid, self.gsize, self.lmask
+            new.gmembers = dict(self.gmembers)
+        if self.b3:
+            new.rmask[:], new.rblank[:] = self.rmask, self.rblank
+        if self.b2:
+            new.rok[:] = self.rok
+        if self.b4:
+            new.counts[:] = self.counts
         return new
 
     # ----- what one more hex adds ------------------------------------------------------------
@@ -393,30 +415,39 @@ class MapScorer:
         return out
 
     def gains_function(self, parts: bool = False) -> Callable[..., Any]:
-        """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, compiled for these criteria.
+        """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, fast for these criteria.
 
         With ``parts``, f returns (gains, parts): each hex's gain per criterion, as a tuple in ``codes`` order.
+        A set's first ``gainloops.COMPILE_AFTER`` asks get ``anygains.any_gains``; later ones its compiled loop.
         """
-        return _compiled_gains(self.codes, parts)
+        return gains_for(self.codes, parts)
 
     # ----- drawing a hex -----------------------------------------------------------------
     def place(self, h: int, t: int) -> None:
-        """Draw terrain ``t`` on empty hex ``h`` and bring every table up to date."""
+        """Draw terrain ``t`` on empty hex ``h`` and bring every table the criteria in play read up to date."""
         cells, nc, nm = self.cells, self.nc, self.nm
         bit = 1 << t
         nb = self.nbrs[h]
-        for b in nb:
-            i = b * T
-            nc[i] -= 1
-            nc[i + t] += 1
-            nm[b] |= bit
+        if self.masks:
+            for b in nb:
+                i = b * T
+                nc[i] -= 1
+                nc[i + t] += 1
+                nm[b] |= bit
+        else:
+            for b in nb:
+                i = b * T
+                nc[i] -= 1
+                nc[i + t] += 1
         cells[h] = t
-        counts = self.counts
-        counts[0] -= 1
-        counts[t] += 1
+        if self.b4:
+            counts = self.counts
+            counts[0] -= 1
+            counts[t] += 1
         r = self.row_of[h]
-        self.rmask[r] |= bit
-        self.rblank[r] -= 1
+        if self.b3:
+            self.rmask[r] |= bit
+            self.rblank[r] -= 1
         if self.b2 and not self.rok[r]:  # only a run through h can be new
             row, k = self.rows[r], self.pos_of[h]
             run = 1
@@ -430,6 +461,13 @@ class MapScorer:
         if not self.grouped:  # no criterion in play looks at groups
             return
         gid = self.gid
+        if not self.gterr[t]:  # nobody reads this terrain's groups: only the shores of the lakes it touches change
+            if "A4" in self.use:
+                lmask = self.lmask
+                for b in nb:
+                    if cells[b] == LAKE:
+                        lmask[gid[b]] |= bit
+            return
         labs: list[int] = []
         lakes: list[int] = []
         shores = t != LAKE and "A4" in self.use  # only A4 reads the lakes' shores
@@ -532,31 +570,23 @@ class MapScorer:
                 nc[b * T + t] -= 1
                 nm[b] = m
 
-    def a3_terms(self) -> tuple[list[int], list[int], list[float], dict[int, int], int]:
+    def a3_terms(self) -> A3Terms:
         """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
-        after the last), each hex's place in the order, and the watered fields."""
+        after the last), each hex's place in the order, the watered fields, and each term as the float added."""
         cells, nc = self.cells, self.nc
-        hexes = [i for i in range(len(cells)) if cells[i] == LAKE or cells[i] == FIELD]
-        terms, before = [], []
-        count, bonus = 0, 0.0
-        for i in hexes:
-            before.append(bonus)
-            x = _a3_term(cells[i], nc[i * T], nc[i * T + LAKE])
-            if x == 8:
-                bonus += 0.8
-            elif x == 4:
-                bonus += 0.4
-            elif x < 0:
-                count += 1
-            terms.append(x)
-        before.append(bonus)
-        return hexes, terms, before, {i: k for k, i in enumerate(hexes)}, count
+        hexes = list(compress(range(len(cells)), map(_LAKE_OR_FIELD.__getitem__, cells)))
+        terms = [_a3_term(cells[i], nc[i * T], nc[i * T + LAKE]) for i in hexes]
+        floats = list(map(_A3_FLOAT.__getitem__, terms))
+        # the float sum before each term and after the last, added one by one (0.0 leaves a float as it was)
+        before = list(accumulate(floats, add, initial=0.0))
+        return hexes, terms, before, dict(zip(hexes, range(len(hexes)), strict=True)), terms.count(-1), floats
 
-    def a3_guide(self, h: int, t: int, base: tuple[list[int], list[int], list[float], dict[int, int], int]) -> float:
+    def a3_guide(self, h: int, t: int, base: A3Terms) -> float:
         """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
-        ``h`` and of its neighbours change, so the float sum restarts at the first of them."""
-        hexes, terms, before, where, count = base
+        ``h`` and of its neighbours change, so the float sum restarts at the first of them (the rest added
+        one by one in C: adding 0.0 for a term without a hint leaves the float as it was)."""
+        hexes, terms, before, where, count, floats = base
         cells, nc = self.cells, self.nc
         changed: dict[int, int] = {}
         for b in self.nbrs[h]:
@@ -569,19 +599,15 @@ class MapScorer:
                     count += (new < 0) - (terms[k] < 0)
         mine = _a3_term(t, nc[h * T], nc[h * T + LAKE]) if t == LAKE or t == FIELD else 0
         count += mine < 0
-        at = bisect_left(hexes, h) if mine > 0 else len(hexes) + 1  # where h's own term falls in the order
-        start = min(min(changed, default=len(hexes)), at)
-        bonus = before[min(start, len(hexes))]
-        for k in range(start, len(hexes) + 1):
-            if k == at:
-                bonus += 0.8 if mine == 8 else 0.4
-            if k < len(hexes):
-                x = changed.get(k, terms[k])
-                if x == 8:
-                    bonus += 0.8
-                elif x == 4:
-                    bonus += 0.4
-        return 2 * count + bonus
+        n = len(hexes)
+        at = bisect_left(hexes, h) if mine > 0 else n + 1  # where h's own term falls in the order
+        start = min(min(changed, default=n), at)
+        seq = floats[start:]
+        for k, x in changed.items():
+            seq[k - start] = _A3_FLOAT[x]
+        if at <= n:
+            seq.insert(at - start, _A3_FLOAT[mine])
+        return 2 * count + reduce(add, seq, before[start])
 
     def term_hexes(self, code: str, h: int) -> list[int]:
         """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
@@ -636,20 +662,20 @@ class MapScorer:
     def scores(self, codes: Sequence[str] | None = None) -> dict[str, int]:
         """Each criterion's score on this map (``CRITERIA[c].score``), read off the tables (``codes``: only these)."""
         cells, nc = self.cells, self.nc
-        n = len(cells)
-        sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()]
+        sizes = [(cells[g], len(m)) for g, m in self.gmembers.items()] if self.grouped else []
         out: dict[str, int] = {}
         for code in self.codes if codes is None else codes:
+            # (A3 and A5 read each hex's count of lake or meadow neighbours straight off the table, in C)
             if code == "A1":
                 v = RANGE_POINTS * sum(1 for t, s in sizes if t == MOUNTAIN and s >= RANGE_MIN)
             elif code == "A2":
                 v = sum(s for t, s in sizes if t == FOREST and s >= FOREST_MIN)
             elif code == "A3":
-                v = 2 * sum(1 for i in range(n) if cells[i] == FIELD and nc[i * T + LAKE])
+                v = 2 * sum(map(bool, compress(nc[LAKE::T], map(FIELD.__eq__, cells))))
             elif code == "A4":
                 v = 2 * sum(self.lmask[g].bit_count() for g in self.gmembers if cells[g] == LAKE)
             elif code == "A5":
-                v = 2 * sum(1 for i in range(n) if cells[i] == MEADOW and nc[i * T + MEADOW] == 2)
+                v = 2 * list(compress(nc[MEADOW::T], map(MEADOW.__eq__, cells))).count(2)
             elif code == "A6":
                 v = BUSY_POINTS * self.village_counts()[0]
             elif code == "B1":
@@ -667,205 +693,3 @@ class MapScorer:
                 v = REGION_POINTS * sum(1 for _, s in sizes if s >= REGION_MIN)
             out[code] = v
         return out
-
-
-# ----- the same gains, specialised: one compiled loop per set of criteria ---------------------------------
-# ``deltas`` above checks a dozen flags for every hex and writes every criterion's part; the bot calls it
-# ~60,000 times a second on a few hexes each. ``gains_function`` runs instead a loop generated for the
-# criteria in play, with only their blocks — ``deltas``' own code, line for line, the terrain ``t`` still an
-# argument (one compile, ~0.3 ms, per set of criteria). ``tests/test_kingdom_bot_golden.py`` checks the
-# result against ``deltas`` and its ``split`` on random maps.
-_GROUP = """\
-same = nc[base + t]
-if same:
-    new = 1
-{zero}
-    if same == 1:
-        for b in nb:
-            if cells[b] == t:
-                break
-        s = gsize[gid[b]]
-        new += s
-{one}
-    else:
-        labs = []
-        for b in nb:
-            if cells[b] == t:
-                g = gid[b]
-                if g not in labs:
-                    labs.append(g)
-                    s = gsize[g]
-                    new += s
-{many}
-{joined}
-else:
-{alone}
-"""
-
-_BLOCKS = {
-    "A3": f"""\
-x = 0
-if t == {FIELD}:
-    x = 20 if nc[base + {LAKE}] else 4 if nc[base] else 0
-elif t == {LAKE} and nc[base]:
-    x = 8
-if nc[base + {LAKE}] or nc[base + {FIELD}]:
-    for b in nb:
-        c = cells[b]
-        if c == {LAKE}:
-            if nc[b * {T}] == 1:
-                x -= 8
-        elif c == {FIELD} and not nc[b * {T} + {LAKE}]:
-            if t == {LAKE}:
-                x += 16
-            elif nc[b * {T}] == 1:
-                x -= 4
-xA3 = x
-""",
-    "A4": f"""\
-if t == {LAKE}:
-    m = nm[h] & {ALL_TERRAINS & ~(1 << LAKE)}
-    old = 0
-    seen = []
-    for b in nb:
-        if cells[b] == {LAKE} and gid[b] not in seen:
-            g = gid[b]
-            seen.append(g)
-            m |= lmask[g]
-            old += lmask[g].bit_count()
-    xA4 = 20 * (m.bit_count() - old)
-else:
-    xA4 = 0
-    if nc[base + {LAKE}]:
-        seen = []
-        for b in nb:
-            if cells[b] == {LAKE} and gid[b] not in seen:
-                seen.append(gid[b])
-                if not lmask[gid[b]] & bit:
-                    xA4 += 20
-""",
-    "A5": f"""\
-xA5 = 0
-if t == {MEADOW}:
-    xA5 = 20 if nc[base + {MEADOW}] == 2 else 0
-    for b in nb:
-        if cells[b] == {MEADOW}:
-            k = nc[b * {T} + {MEADOW}]
-            xA5 += -20 if k == 2 else 20 if k == 1 else 0
-""",
-    "A6": f"""\
-x = _village_tenths((nm[h] & {NOT_VILLAGE}).bit_count(), nc[base] > 0) if t == {VILLAGE} else 0
-if nc[base + {VILLAGE}]:
-    for b in nb:
-        if cells[b] == {VILLAGE}:
-            m = nm[b] & {NOT_VILLAGE}
-            new_m = m if t == {VILLAGE} else m | bit
-            if new_m != m or nc[b * {T}] == 1:
-                x += _village_tenths(new_m.bit_count(), nc[b * {T}] > 1) - _village_tenths(m.bit_count(), True)
-xA6 = x
-""",
-    "B1": f"""\
-xB1 = 0
-for b in partners[h]:
-    c = cells[b]
-    if c and c != t:
-        xB1 += {10 * BORDER_POINTS}
-""",
-    "B2": f"""\
-xB2 = 0
-r = row_of[h]
-if not rok[r]:
-    row, k = rows[r], pos_of[h]
-    run = 1
-    j = k - 1
-    while j >= 0 and cells[row[j]] == t:
-        run, j = run + 1, j - 1
-    j = k + 1
-    while j < len(row) and cells[row[j]] == t:
-        run, j = run + 1, j + 1
-    if run >= {RUN_MIN}:
-        xB2 = {10 * RUN_POINTS}
-""",
-    "B3": """\
-r = row_of[h]
-xB3 = row_gain.get(r)
-if xB3 is None:
-    m, blanks = rmask[r], rblank[r]
-    xB3 = row_gain[r] = _mixed_tenths((m | bit).bit_count(), blanks > 1) - _mixed_tenths(m.bit_count(), blanks > 0)
-""",
-}
-
-
-def _group_block(use: set[str]) -> str:
-    """A1, A2, B5, B6: what joining the neighbouring groups of ``t`` does (``deltas``' grouped branch)."""
-    zero, one, many, joined, alone = [], [], [], [], []
-    for code, n, least, points in (("A1", "n_range", RANGE_MIN, RANGE_POINTS),
-                                   ("B5", "n_patch", PATCH_MIN, PATCH_POINTS),
-                                   ("B6", "n_region", REGION_MIN, REGION_POINTS)):
-        if code in use:
-            live = "a1 and " if code == "A1" else ""  # A1 counts mountains only
-            zero.append(f"    {n} = 0")
-            one.append(f"        {n} = s >= {least}")
-            many.append(f"                    if s >= {least}:\n                        {n} += 1")
-            joined.append(f"    x{code} = {10 * points} * ((new >= {least}) - {n}) if {live}True else 0")
-            alone.append(f"    x{code} = {10 * points * (least <= 1)} if {live}True else 0")
-    if "A2" in use:  # forests only
-        zero.append("    forest = 0")
-        one.append(f"        forest = s if s >= {FOREST_MIN} else 0")
-        many.append(f"                    if s >= {FOREST_MIN}:\n                        forest += s")
-        joined.append(f"    xA2 = 10 * ((new if new >= {FOREST_MIN} else 0) - forest) if a2 else 0")
-        alone.append(f"    xA2 = {10 * (FOREST_MIN <= 1)} if a2 else 0")
-    return _GROUP.format(zero="\n".join(zero), one="\n".join(one), many="\n".join(many), joined="\n".join(joined),
-                         alone="\n".join(alone))
-
-
-@lru_cache(maxsize=1024)
-def _compiled_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., Any]:
-    """``gains(scorer, hexes, t, bonus)`` for these criteria (in this order): ``deltas``' loop, only its live blocks."""
-    use = set(codes)
-    grouped = [c for c in ("A1", "A2", "B5", "B6") if c in use]
-    # A1, A2 and B5, B6 only when ``deltas`` would look at groups for t: A1 mountains, A2 forests.
-    group_test = " or ".join(["a1"] * ("A1" in use) + ["a2"] * ("A2" in use) + ["True"] * bool({"B5", "B6"} & use))
-    body = []
-    if grouped:
-        body.append(f"if {group_test}:\n" + "\n".join("    " + ln for ln in _group_block(use).splitlines()))
-        body.append("else:\n" + "\n".join(f"    x{c} = 0" for c in grouped))
-    body += [_BLOCKS[c] for c in ("A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
-    # Each criterion's gain in tenths; 'const' for B4 (the same for every hex).
-    terms = ["const" if c == "B4" else f"x{c}" for c in codes]
-    # Summed in deltas' order (const + bonus first), so that even a fractional bonus gives the same float.
-    order = [f"x{c}" for c in ("A1", "A2", "B5", "B6", "A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
-    code = ["        " + ln for block in body for ln in block.splitlines() if ln.strip()]
-    # Only the tables these blocks read are fetched (the loop is short: the fetching is a good part of a call).
-    # (one scan for every word: a regex search per table name took half of the time spent here)
-    words = set(re.findall(r"\w+", "\n".join(code)))
-    tables = [name for name in ("cells", "nc", "nm", "gid", "gsize", "lmask", "partners", "row_of", "rok", "rows",
-                                "pos_of", "rmask", "rblank") if name in words]
-    lines = ["def gains(sc, hexes, t, bonus):",
-             f"    nbrs, {', '.join(tables)} = sc.nbrs, {', '.join('sc.' + name for name in tables)}",
-             f"    bit, a1, a2 = 1 << t, t == {MOUNTAIN}, t == {FOREST}",
-             "    const = _scarce_gain(tuple(sc.counts), t)" if "B4" in use else "    const = 0",
-             "    row_gain = {}" if "B3" in use else "",
-             "    out = []",
-             "    parts = []" if with_parts else "",
-             "    for h in hexes:",
-             "        nb = nbrs[h]",
-             f"        base = h * {T}", *code]
-    lines.append("        out.append(" + " + ".join(["const + bonus[h]", *order]) + ")")
-    if with_parts:
-        lines.append("        parts.append((" + "".join(x + ", " for x in terms) + "))")
-        lines.append("    return out, parts")
-    else:
-        lines.append("    return out")
-    namespace: dict[str, Any] = {"_village_tenths": _village_tenths, "_mixed_tenths": _mixed_tenths,
-                                 "_scarce_gain": _scarce_gain}
-    exec(compile("\n".join(ln for ln in lines if ln), f"<kingdom gains {' '.join(codes)}>", "exec"), namespace)
-    return namespace["gains"]
-
-
-@lru_cache(maxsize=4096)
-def _scarce_gain(counts: tuple[int, ...], t: int) -> int:
-    """B4's gain (tenths) from one more hex of ``t`` with these terrain counts."""
-    after = list(counts)
-    after[t] += 1
-    return _scarce_tenths(after) - _scarce_tenths(counts)
