@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
+from sheetkit.widgets.lazy import built
 
-# Page CSS every table adds on top of theme.CSS.
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
 /* ipycanvas focuses a canvas on mousedown and only then measures where it is: when the canvas runs
@@ -102,15 +102,16 @@ class TableLayout:
         self.code = html_widget("sk-code")
         self.code_input = W.Text(placeholder=placeholder, layout=W.Layout(width="150px"))
         self.code_input.add_class("sk-code-input")
-        self.play_code_button = button("Play code", "sk-play-code", "play", code_tip)
+        fit = {"width": "auto", "flex": "0 0 auto"}
+        self.play_code_button = button("Play code", "sk-play-code", "play", code_tip, **fit)
         self.play_code_button.on_click(self._on_play_code)
-        self.new_button = button("New game", "sk-new", "plus", new_tip)
+        self.new_button = button("New game", "sk-new", "plus", new_tip, **fit)
         self.new_button.on_click(self._on_new)
         self.opponents_pick = W.Dropdown(options=self.opponent_options(), value=(),
                                          tooltip="Who plays the next New game with you",
                                          layout=W.Layout(width="140px", flex="0 0 auto"))
         self.opponents_pick.add_class("sk-opponents-pick")
-        self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record")
+        self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record", **fit)
         self.save_button.on_click(self._on_save)
         self.download = html_widget("sk-download-box")
         self.result_code = html_widget("sk-result-code")
@@ -119,8 +120,6 @@ class TableLayout:
                                    tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
         self.upload.add_class("sk-load")
         self.upload.observe(self._on_upload, names="value")
-        for b in (self.play_code_button, self.new_button, self.save_button):
-            b.layout = W.Layout(width="auto", flex="0 0 auto")
         return W.VBox([
             row(label("Game code"), self.code, self.code_input, self.play_code_button),
             row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download,
@@ -150,6 +149,8 @@ class TableLayout:
 
     def _render_end(self, over: bool, summary: Callable[[], str], breakdown: Callable[[], str]) -> None:
         """The end panel: hidden while playing; at the end the placing, the breakdown, the share line, the record."""
+        if not over and not built(self, "end_box"):     # a table that builds its end panel at the end: not yet
+            return
         self.end_box.layout.display = "flex" if over else "none"
         if over:
             self.end_summary.value = summary()
@@ -178,9 +179,12 @@ def label(text: str) -> W.HTML:
     return html_widget("sk-small", html.escape(text))
 
 
-def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "") -> W.Button:
-    """A button with a hook class."""
-    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style)
+def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "", **layout: str) -> W.Button:
+    """A button with a hook class (``layout``: its Layout's settings, e.g. ``width="auto"``)."""
+    # The layout goes in at once: a Layout set after the button was made leaves the first one open, a model of
+    # its own in the page's widget state.
+    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style,
+                 **({"layout": W.Layout(**layout)} if layout else {}))
     b.add_class(css_class)
     return b
 
