@@ -14,7 +14,7 @@ from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
-from sheetkit.widgets.lazy import built
+from sheetkit.widgets.lazy import built, cached_property, in_order
 
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
@@ -75,6 +75,10 @@ TABLE_CSS = """<style>
 </style>"""
 
 
+# The row beside Save in its order (its parts not built yet are left out)
+FILES_ROW = ("new_button", "opponents_pick", "save_button", "upload", "download", "result_code")
+
+
 class TableLayout:
     """The widgets every table builds alike (a mixin of ``GameTable``)."""
 
@@ -113,18 +117,31 @@ class TableLayout:
         self.opponents_pick.add_class("sk-opponents-pick")
         self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record", **fit)
         self.save_button.on_click(self._on_save)
-        self.download = html_widget("sk-download-box")
-        self.result_code = html_widget("sk-result-code")
-        self.result_code.layout.display = "none"
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
                                    tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
         self.upload.add_class("sk-load")
         self.upload.observe(self._on_upload, names="value")
+        # the download link (at Save, or the game's end) and the result code (at the end) are built when first shown
+        self._files_row = row(*in_order(self, FILES_ROW))
         return W.VBox([
             row(label("Game code"), self.code, self.code_input, self.play_code_button),
-            row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download,
-                self.result_code),
+            self._files_row,
         ])
+
+    @cached_property
+    def download(self) -> W.HTML:
+        """The saved record's download link, beside Save."""
+        download = html_widget("sk-download-box")
+        self._files_row.children = in_order(self, FILES_ROW, download=download)
+        return download
+
+    @cached_property
+    def result_code(self) -> W.HTML:
+        """A finished game's result code, beside Save (class play)."""
+        code = html_widget("sk-result-code")
+        code.layout.display = "none"
+        self._files_row.children = in_order(self, FILES_ROW, result_code=code)
+        return code
 
 
     @contextlib.contextmanager
@@ -179,12 +196,15 @@ def label(text: str) -> W.HTML:
     return html_widget("sk-small", html.escape(text))
 
 
-def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "", **layout: str) -> W.Button:
-    """A button with a hook class (``layout``: its Layout's settings, e.g. ``width="auto"``)."""
+def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "", layout: W.Layout | None = None,
+           **settings: str) -> W.Button:
+    """A button with a hook class; its ``layout`` (one several buttons share), or a Layout of these ``settings``."""
     # The layout goes in at once: a Layout set after the button was made leaves the first one open, a model of
     # its own in the page's widget state.
+    if layout is None and settings:
+        layout = W.Layout(**settings)
     b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style,
-                 **({"layout": W.Layout(**layout)} if layout else {}))
+                 **({"layout": layout} if layout is not None else {}))
     b.add_class(css_class)
     return b
 

@@ -120,8 +120,9 @@ class KeyHarvestDrawing:
         self.info.value = words.turn_info(st, p)
         mine_now = handoff is None and p in st.current_players() and not over and not st.turn_actions
         summary = words.since_last_turn(st, p) if mine_now else ""
-        self.summary.value = html.escape(summary)
-        self.summary.layout.display = "flex" if summary else "none"
+        if summary or built(self, "summary"):
+            self.summary.value = html.escape(summary)
+            self.summary.layout.display = "flex" if summary else "none"
         mine = handoff is None and p in st.current_players() and not over
         pend = st.pending if mine else None
         # the action buttons: what this turn still allows, with the engine's reason when not
@@ -232,19 +233,19 @@ class KeyHarvestDrawing:
                 " — click a registry tile to bid" if may_bid else "") + (
                 f"<br><span class='sk-small'>General {html.escape(words.stock_words(st))}</span>")
         mine_counts = st.counters[p]
+        self.crop_buttons[0].layout.display = "none" if hidden else None    # the five share their Layout
         for c, b in enumerate(self.crop_buttons):
-            b.layout.display = "none" if hidden else None
             left = mine_counts[c] - self.composer.bid[c]
             b.description = f"{CROPS[c]} {left}" if not bidding else f"+ {CROPS[c]} ({left})"
             b.disabled = not bidding or left <= 0
+        if not bidding and not built(self, "bid_line"):
+            return
         if bidding:
             what = "pay for" if self.composer.mode == "sale" else "bid for"
             paid = html.escape(words.pay_words(self.composer.bid)) if sum(self.composer.bid) else "nothing yet"
             self.bid_line.value = f"<b>{what} {html.escape(self.composer.tile or '')}:</b> {paid}"
         else:
             self.bid_line.value = ""
-        if not bidding and not built(self, "confirm_bid"):
-            return
         # shown as buttons are (display: flex would make a button's icon a block above its words)
         self.confirm_bid.layout.display = self.clear_bid.layout.display = None if bidding else "none"
         self.confirm_bid.disabled = sum(self.composer.bid) == 0

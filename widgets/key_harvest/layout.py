@@ -112,6 +112,7 @@ KH_CSS = f"""
 # The boxes' parts in their order (those not built yet are left out)
 CONTROLS = ("actions", "why", "worker_box", "choice_box", "handoff", "screen", "play_row")
 SIDE = ("status", "info", "summary", "controls", "end_box", "game_rows")
+SCREEN = ("screen_words", "crop_row", "bid_row")
 BID_ROW = ("bid_line", "confirm_bid", "clear_bid")
 
 
@@ -130,16 +131,17 @@ class KeyHarvestLayout:
 
         self.status = html_widget("sk-status")
         self.info = html_widget("sk-info")
-        self.summary = html_widget("sk-summary")
         self.action_buttons: dict[str, W.Button] = {}
+        # buttons that show and hide together share one Layout (each Layout is a model for the page to load)
+        always = W.Layout(width="auto")
         for kind in words.ACTION_KINDS:
-            b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind], width="auto")
+            b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind], layout=always)
             b.on_click(functools.partial(self._on_action, kind))
             self.action_buttons[kind] = b
         self.end_turn_button = button("End turn", "sk-end-turn", "check", "End your turn: the registry refills "
-                                      "and the next player goes", "primary", width="auto")
+                                      "and the next player goes", "primary", layout=always)
         self.end_turn_button.on_click(self._on_end_turn)
-        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn", width="auto")
+        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn", layout=always)
         self.undo_button.on_click(self._on_undo)
         self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button)
         self.actions.add_class("sk-actions")
@@ -151,15 +153,15 @@ class KeyHarvestLayout:
         self._choice_values: tuple[str, ...] = ()
 
         self.crop_buttons: list[W.Button] = []
+        counters = W.Layout(width="auto")      # the five hide together while the screen is closed
         for c, crop in enumerate(CROPS):
-            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid", width="auto")
+            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid", layout=counters)
             b.style.button_color = art.tint(art.CROP_COLOUR[c], 0.45)
             b.on_click(functools.partial(self._on_add_counter, c))
             self.crop_buttons.append(b)
         self.screen_words = html_widget("sk-screen-words")
-        self.bid_line = html_widget("sk-bidline")
-        self.bid_row = row(self.bid_line)
-        self.screen = W.VBox([self.screen_words, row(*self.crop_buttons), self.bid_row])
+        self.crop_row = row(*self.crop_buttons)
+        self.screen = W.VBox(in_order(self, SCREEN))
         self.screen.add_class("sk-screen")
 
         self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move", width="auto")
@@ -188,6 +190,13 @@ class KeyHarvestLayout:
         self._page(KH_CSS, [self.side, self.left], [self.hooks], "sk-kh")
 
     # ----- the parts built when first shown -------------------------------------------------------
+    @cached_property
+    def summary(self) -> W.HTML:
+        """What happened since your last turn (none at your first)."""
+        summary = html_widget("sk-summary")
+        self.side.children = in_order(self, SIDE, summary=summary)
+        return summary
+
     @cached_property
     def worker_box(self) -> W.VBox:
         """The worker picker (its rows come and go with the workers you may place)."""
@@ -218,8 +227,17 @@ class KeyHarvestLayout:
         return box
 
     @cached_property
+    def bid_line(self) -> W.HTML:
+        """The bid being built, in words (its row takes Confirm and Clear too)."""
+        line = html_widget("sk-bidline")
+        self.bid_row = row(line)
+        self.screen.children = in_order(self, SCREEN)
+        return line
+
+    @cached_property
     def confirm_bid(self) -> W.Button:
         """Confirm the bid (or the payment) being built behind your screen."""
+        _ = self.bid_line
         b = button("Confirm bid", "sk-confirm-bid", "gavel", "Put the tile in your store with this bid", "success",
                    width="auto", display="none")
         b.on_click(self._on_confirm_bid)
@@ -229,6 +247,7 @@ class KeyHarvestLayout:
     @cached_property
     def clear_bid(self) -> W.Button:
         """Take the bid's counters back."""
+        _ = self.bid_line
         b = button("Clear", "sk-clear-bid", "times", "Take the counters back behind your screen", width="auto",
                    display="none")
         b.on_click(self._on_clear_bid)
