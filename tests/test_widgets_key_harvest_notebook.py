@@ -29,7 +29,7 @@ def shown_groups():
 lagged = []   # the moves after which the groups panel did not show the table's game
 while not table.state.is_terminal():
     table._apply(0, bot.act(table.state, 0))
-    if shown_groups() != plots.groups_html(table.state):
+    if not shown_groups().startswith(plots.groups_html(table.state)):   # the groups, then the trade-off plot
         lagged.append(table.state.turn)
 panels = [w for w in list(_instances.values()) if isinstance(w, W.VBox) and "sk-live" in w._dom_classes
           and w.children]

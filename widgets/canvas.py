@@ -247,7 +247,7 @@ class StackedCanvas(W.GridBox):
     """
 
     def __init__(self, canvases: Sequence[Canvas], **kwargs: object) -> None:
-        for c in canvases:
+        for c in {id(c.layout): c for c in canvases}.values():    # layers may share one Layout (SheetCanvas)
             c.layout.grid_area = "1 / 1 / 2 / 2"
         super().__init__(list(canvases), **kwargs)
         self.add_class("sk-stack")   # TABLE_CSS scales the stack (and its layers) down to a narrow screen
@@ -282,7 +282,9 @@ class SheetCanvas:
         size = {"width": f"{width:g}px", "height": f"{height:g}px"}
         self.widget: MultiCanvas | StackedCanvas
         if stacked:
-            canvases = [Canvas(width=w, height=h, layout=W.Layout(**size)) for _ in layers]
+            # one Layout for every layer: they are the same size, and each model is one more for the page to load
+            shared = W.Layout(**size, grid_area="1 / 1 / 2 / 2")
+            canvases = [Canvas(width=w, height=h, layout=shared) for _ in layers]
             self.widget = StackedCanvas(canvases, layout=W.Layout(
                 **size, min_width=size["width"], min_height=size["height"], flex="0 0 auto",
                 grid_template_columns=size["width"], grid_template_rows=size["height"]))

@@ -19,6 +19,7 @@ import sys
 import threading
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
+from functools import cached_property
 from typing import Any
 
 import ipywidgets as W
@@ -151,12 +152,17 @@ class _Panel:
     def __init__(self, box: W.VBox, render: Callable[[Any], Part | Sequence[Part]]) -> None:
         self.box = box
         self.render = render
-        self.note = W.HTML(UPDATING)
-        self.note.add_class("sk-live-note")
         self._lock = threading.Lock()
         self._gen = 0                            # the newest redraw asked for; older results are dropped
         self._waiting: tuple[int, Any] | None = None
         self._busy = False
+
+    @cached_property
+    def note(self) -> W.HTML:
+        """The "updating…" line, built at the first redraw off the click path (the page loads without it)."""
+        note = W.HTML(UPDATING)
+        note.add_class("sk-live-note")
+        return note
 
     def compute(self, state: Any) -> list[Part]:
         """The panel's parts for ``state``, figures already PNG bytes (the slow half)."""
@@ -171,7 +177,8 @@ class _Panel:
         """Swap the panel's widgets for ``parts`` (main thread), unless a newer redraw is on its way."""
         if gen != self._gen:
             return
-        old = [w for w in self.box.children if w is not self.note]
+        note = vars(self).get("note")         # the "updating…" line, if it was ever built
+        old = [w for w in self.box.children if w is not note]
         try:
             ready = [_prepare(p) for p in parts]
             if len(ready) == len(old) and all(_refresh(w, p) for w, p in zip(old, ready, strict=True)):

@@ -14,14 +14,16 @@ import sys
 import threading
 import traceback
 from collections.abc import Callable
-from typing import Any
+from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
+from sheetkit.widgets.lazy import built, cached_property, in_order
 from sheetkit.widgets.live import SWITCH_INTERVAL, _deferring_loop, close_widget
 from sheetkit.widgets.off_click import WorkerThread
 
-from sheetkit.analysis.luck import Cancelled, Decision, LuckBudget, LuckReport, analyse
+if TYPE_CHECKING:   # the analysis itself is imported at a game's end: the page loads without it
+    from sheetkit.analysis.luck import Decision, LuckBudget, LuckReport
 
 _WORKER = WorkerThread("sk-luck")
 
@@ -54,6 +56,9 @@ CSS = f"""<style>
 .sk-luck .sk-small {{ font-size: 13px; color: {theme.PRINT}; }}
 </style>"""
 
+# The panel's parts in their order (those not built yet are left out)
+PARTS = ("title", "note", "working", "figures", "decisions")
+
 COLOURS = {"you": theme.OKABE_ITO["vermillion"], "expert": theme.OKABE_ITO["blue"],
            "best": theme.OKABE_ITO["green"], "average": theme.FAINT}
 
@@ -69,20 +74,12 @@ class LuckPanel:
                  hindsight: Callable[..., Any] | None = None, budget: LuckBudget | None = None) -> None:
         self.table = table
         self.expert, self.hindsight, self.budget = expert, hindsight, budget
-        self.title = W.HTML("<h3>Luck or choices?</h3>")
+        self.title = W.HTML(CSS + "<h3>Luck or choices?</h3>")      # the page CSS with it: one model less
         self.note = W.HTML("<div class='sk-small'>When your game ends, this says how much of your score was the "
                            "deal and how much your choices — and which three decisions cost most.</div>")
         self.note.add_class("sk-luck-note")
-        self.bar = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(width="min(320px, 90%)"))
-        self.bar.add_class("sk-luck-progress")
-        self.step = W.HTML("")
-        self.step.add_class("sk-luck-step")
-        self.working = W.VBox([self.bar, self.step], layout=W.Layout(display="none"))
-        self.figures = W.HTML("")
-        self.figures.add_class("sk-luck-figures")
-        self.decisions = W.VBox([])
-        self.decisions.add_class("sk-luck-decisions")
-        self.widget = W.VBox([W.HTML(CSS), self.title, self.note, self.working, self.figures, self.decisions])
+        # the progress bar, the figures and the decisions are built at the first game's end (the properties below)
+        self.widget = W.VBox(in_order(self, PARTS))
         self.widget.add_class("sk-luck")
         self.report: LuckReport | None = None
         self.sheets: list[Any] = []          # the small sheets shown (each a view with ``widget`` and ``canvas``)
@@ -94,6 +91,34 @@ class LuckPanel:
 
     def _repr_mimebundle_(self, **kwargs: Any) -> Any:
         return self.widget._repr_mimebundle_(**kwargs)
+
+    # ----- the parts built when first needed -----------------------------------------------------
+    @cached_property
+    def working(self) -> W.VBox:
+        """The progress bar and its step's words, shown while the panel is worked out."""
+        self.bar = W.FloatProgress(value=0.0, min=0.0, max=1.0, layout=W.Layout(width="min(320px, 90%)"))
+        self.bar.add_class("sk-luck-progress")
+        self.step = W.HTML("")
+        self.step.add_class("sk-luck-step")
+        box = W.VBox([self.bar, self.step], layout=W.Layout(display="none"))
+        self.widget.children = in_order(self, PARTS, working=box)
+        return box
+
+    @cached_property
+    def figures(self) -> W.HTML:
+        """The scores as bars and what they say."""
+        figures = W.HTML("")
+        figures.add_class("sk-luck-figures")
+        self.widget.children = in_order(self, PARTS, figures=figures)
+        return figures
+
+    @cached_property
+    def decisions(self) -> W.VBox:
+        """The costliest decisions, each with its small sheet."""
+        box = W.VBox([])
+        box.add_class("sk-luck-decisions")
+        self.widget.children = in_order(self, PARTS, decisions=box)
+        return box
 
     # ----- events --------------------------------------------------------------------------------
     def _on_event(self, event: str) -> None:
@@ -115,13 +140,16 @@ class LuckPanel:
         if self._stop is not None:
             self._stop.set()
             self._stop = None
-        if self._key is None and not self.figures.value:
+        if self._key is None and not (built(self, "figures") and self.figures.value):
             return
         self._key = None
         self.report = None
-        self.working.layout.display = "none"
-        self.figures.value = ""
-        self._swap_decisions([])
+        if built(self, "working"):
+            self.working.layout.display = "none"
+        if built(self, "figures"):
+            self.figures.value = ""
+        if built(self, "decisions"):
+            self._swap_decisions([])
         self.note.layout.display = None
 
     def start(self, state: Any, kinds: list[str]) -> None:
@@ -133,6 +161,7 @@ class LuckPanel:
         self.bar.value = 0.0
         self.step.value = "<span class='sk-small'>Luck or choices? Working it out…</span>"
         loop = _deferring_loop(True, auto=True)
+        from sheetkit.analysis.luck import Cancelled, analyse
 
         def run(progress: Callable[[float, str], None]) -> LuckReport | str | None:
             try:
@@ -221,8 +250,11 @@ class LuckPanel:
         self.sheets = [v for v in self.sheets if v not in gone]
         for v in gone:
             v.canvas.close()
-        for w in old:
-            close_widget(w)
+        # every widget of the old rows, not the rows alone: an open box would still name its closed children
+        keep = {id(w) for w in _all(rows)}
+        for w in _all(old):
+            if id(w) not in keep:
+                close_widget(w)
 
 
 def _all(rows: list[W.Widget]) -> list[W.Widget]:

@@ -13,6 +13,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any, TypeVar
 
 import ipywidgets as W
+from sheetkit.widgets.lazy import built
 from sheetkit.widgets.off_click import Thought, off_click_path
 
 from sheetkit.core.errors import RecordError, SheetkitError
@@ -176,7 +177,8 @@ class TableFlow:
         self.bots = seat_bots(self.BOTS, kinds, state.seed)
         self._renew_views(old, state)
         self._show_opponents_choice()
-        self.download.value = ""
+        if built(self, "download"):
+            self.download.value = ""
         self._error = None
         events = ["new"]
         if advance:

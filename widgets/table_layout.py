@@ -14,8 +14,8 @@ from typing import Any
 
 import ipywidgets as W
 from sheetkit.widgets import theme
+from sheetkit.widgets.lazy import built, cached_property, in_order
 
-# Page CSS every table adds on top of theme.CSS.
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
 /* ipycanvas focuses a canvas on mousedown and only then measures where it is: when the canvas runs
@@ -75,6 +75,10 @@ TABLE_CSS = """<style>
 </style>"""
 
 
+# The row beside Save in its order (its parts not built yet are left out)
+FILES_ROW = ("new_button", "opponents_pick", "save_button", "upload", "download", "result_code")
+
+
 class TableLayout:
     """The widgets every table builds alike (a mixin of ``GameTable``)."""
 
@@ -102,30 +106,42 @@ class TableLayout:
         self.code = html_widget("sk-code")
         self.code_input = W.Text(placeholder=placeholder, layout=W.Layout(width="150px"))
         self.code_input.add_class("sk-code-input")
-        self.play_code_button = button("Play code", "sk-play-code", "play", code_tip)
+        fit = {"width": "auto", "flex": "0 0 auto"}
+        self.play_code_button = button("Play code", "sk-play-code", "play", code_tip, **fit)
         self.play_code_button.on_click(self._on_play_code)
-        self.new_button = button("New game", "sk-new", "plus", new_tip)
+        self.new_button = button("New game", "sk-new", "plus", new_tip, **fit)
         self.new_button.on_click(self._on_new)
         self.opponents_pick = W.Dropdown(options=self.opponent_options(), value=(),
                                          tooltip="Who plays the next New game with you",
                                          layout=W.Layout(width="140px", flex="0 0 auto"))
         self.opponents_pick.add_class("sk-opponents-pick")
-        self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record")
+        self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record", **fit)
         self.save_button.on_click(self._on_save)
-        self.download = html_widget("sk-download-box")
-        self.result_code = html_widget("sk-result-code")
-        self.result_code.layout.display = "none"
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
                                    tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
         self.upload.add_class("sk-load")
         self.upload.observe(self._on_upload, names="value")
-        for b in (self.play_code_button, self.new_button, self.save_button):
-            b.layout = W.Layout(width="auto", flex="0 0 auto")
+        # the download link (at Save, or the game's end) and the result code (at the end) are built when first shown
+        self._files_row = row(*in_order(self, FILES_ROW))
         return W.VBox([
             row(label("Game code"), self.code, self.code_input, self.play_code_button),
-            row(self.new_button, self.opponents_pick, self.save_button, self.upload, self.download,
-                self.result_code),
+            self._files_row,
         ])
+
+    @cached_property
+    def download(self) -> W.HTML:
+        """The saved record's download link, beside Save."""
+        download = html_widget("sk-download-box")
+        self._files_row.children = in_order(self, FILES_ROW, download=download)
+        return download
+
+    @cached_property
+    def result_code(self) -> W.HTML:
+        """A finished game's result code, beside Save (class play)."""
+        code = html_widget("sk-result-code")
+        code.layout.display = "none"
+        self._files_row.children = in_order(self, FILES_ROW, result_code=code)
+        return code
 
 
     @contextlib.contextmanager
@@ -150,6 +166,8 @@ class TableLayout:
 
     def _render_end(self, over: bool, summary: Callable[[], str], breakdown: Callable[[], str]) -> None:
         """The end panel: hidden while playing; at the end the placing, the breakdown, the share line, the record."""
+        if not over and not built(self, "end_box"):     # a table that builds its end panel at the end: not yet
+            return
         self.end_box.layout.display = "flex" if over else "none"
         if over:
             self.end_summary.value = summary()
@@ -178,9 +196,15 @@ def label(text: str) -> W.HTML:
     return html_widget("sk-small", html.escape(text))
 
 
-def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "") -> W.Button:
-    """A button with a hook class."""
-    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style)
+def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "", layout: W.Layout | None = None,
+           **settings: str) -> W.Button:
+    """A button with a hook class; its ``layout`` (one several buttons share), or a Layout of these ``settings``."""
+    # The layout goes in at once: a Layout set after the button was made leaves the first one open, a model of
+    # its own in the page's widget state.
+    if layout is None and settings:
+        layout = W.Layout(**settings)
+    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style,
+                 **({"layout": layout} if layout is not None else {}))
     b.add_class(css_class)
     return b
 

@@ -8,6 +8,7 @@ import os
 import traceback
 from typing import Any
 
+from sheetkit.widgets.lazy import built
 from sheetkit.widgets.off_click import Job, off_click_path
 from sheetkit.widgets.query import share_query
 
@@ -53,6 +54,8 @@ class TableShare:
             return
         self._result_key = key
         self._code_job = None
+        if key is None and not built(self, "result_code"):
+            return
         self.result_code.layout.display = "none" if key is None else "flex"
         if key is None:
             self.result_code.value = ""

@@ -23,6 +23,7 @@ from collections.abc import Collection, Sequence
 from dataclasses import dataclass
 from typing import Any
 
+import ipywidgets as W
 from ipycanvas import Canvas
 from sheetkit.widgets import theme
 from sheetkit.widgets.canvas import Layer, SheetCanvas
@@ -94,7 +95,8 @@ class HarvestCovers:
         self.size, self.scale = size, scale
         self.half = float(math.ceil(size))       # a cover spans its centre ± half, in CSS px
         side = round(2 * self.half * scale)
-        self.layers = [Layer(Canvas(width=side, height=side), scale) for _ in CROPS]
+        shared = W.Layout()    # never shown: one Layout for the four (each model is one more for the page to load)
+        self.layers = [Layer(Canvas(width=side, height=side, layout=shared), scale) for _ in CROPS]
 
     def draw(self) -> None:
         """Draw the covers (for a new browser: before any tile uses them, in the same batch)."""

@@ -15,6 +15,7 @@ from sheetkit.widgets.canvas import batch
 from sheetkit.widgets.key_harvest import art
 from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard
+from sheetkit.widgets.lazy import built
 from sheetkit.widgets.shapes import ring
 from sheetkit.widgets.table_flow import ME, guarded
 from sheetkit.widgets.table_layout import button, html_widget, row
@@ -119,8 +120,9 @@ class KeyHarvestDrawing:
         self.info.value = words.turn_info(st, p)
         mine_now = handoff is None and p in st.current_players() and not over and not st.turn_actions
         summary = words.since_last_turn(st, p) if mine_now else ""
-        self.summary.value = html.escape(summary)
-        self.summary.layout.display = "flex" if summary else "none"
+        if summary or built(self, "summary"):
+            self.summary.value = html.escape(summary)
+            self.summary.layout.display = "flex" if summary else "none"
         mine = handoff is None and p in st.current_players() and not over
         pend = st.pending if mine else None
         # the action buttons: what this turn still allows, with the engine's reason when not
@@ -141,7 +143,8 @@ class KeyHarvestDrawing:
         self._render_workers(st, p, mine and pend is None and self.composer.mode == "worker")
         self._render_choices(st, p, pend)
         self._render_screen(st, p, mine, handoff)
-        self.handoff.layout.display = "flex" if handoff else "none"
+        if handoff or built(self, "handoff"):
+            self.handoff.layout.display = "flex" if handoff else "none"
         self.actions.layout.display = "none" if handoff else "flex"    # only "I am ready" while passing
         if handoff:
             self.ready_words.value = (f"<b>Pass the screen to {html.escape(handoff)}.</b> Everyone else looks away: "
@@ -160,6 +163,8 @@ class KeyHarvestDrawing:
         """The worker picker: one row per worker you hold or could take from town — its button, and what it does
         in words on the page (a touch screen shows no tooltip); one that fits no space now is greyed, saying why."""
         ids = tuple(st.workers_available(p)) if show else ()
+        if not ids and not built(self, "worker_box"):
+            return
         if tuple(self.worker_buttons) != ids:
             for r in self.worker_box.children:
                 if r is not self.worker_note:
@@ -200,6 +205,8 @@ class KeyHarvestDrawing:
             values = tuple(dict.fromkeys(a.value for a in self._legal(p) if isinstance(a, Choose)))
         elif pend is not None:
             values = ("decline",)
+        if not values and not built(self, "choice_box"):
+            return
         if values != self._choice_values:
             self._choice_values = values
             for b in self.choice_box.children:
@@ -207,10 +214,9 @@ class KeyHarvestDrawing:
             kids = []
             for v in values:
                 label = "Decline" if v == "decline" else v
-                b = button(label, f"sk-choice-{v}", "", f"Choose {v}")
+                b = button(label, f"sk-choice-{v}", "", f"Choose {v}", width="auto")
                 if v in CROPS:
                     b.style.button_color = art.tint(art.CROP_COLOUR[CROPS.index(v)], 0.45)
-                b.layout = W.Layout(width="auto")
                 b.on_click(functools.partial(self._on_choice, v))
                 kids.append(b)
             self.choice_box.children = tuple(kids)
@@ -227,11 +233,13 @@ class KeyHarvestDrawing:
                 " — click a registry tile to bid" if may_bid else "") + (
                 f"<br><span class='sk-small'>General {html.escape(words.stock_words(st))}</span>")
         mine_counts = st.counters[p]
+        self.crop_buttons[0].layout.display = "none" if hidden else None    # the five share their Layout
         for c, b in enumerate(self.crop_buttons):
-            b.layout.display = "none" if hidden else None
             left = mine_counts[c] - self.composer.bid[c]
             b.description = f"{CROPS[c]} {left}" if not bidding else f"+ {CROPS[c]} ({left})"
             b.disabled = not bidding or left <= 0
+        if not bidding and not built(self, "bid_line"):
+            return
         if bidding:
             what = "pay for" if self.composer.mode == "sale" else "bid for"
             paid = html.escape(words.pay_words(self.composer.bid)) if sum(self.composer.bid) else "nothing yet"

@@ -14,6 +14,7 @@ from sheetkit.widgets.key_harvest import art
 from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
+from sheetkit.widgets.lazy import cached_property, in_order
 from sheetkit.widgets.table_layout import button, html_widget, row
 
 from sheetkit.games.key_harvest import CROPS, KeyHarvestState
@@ -108,6 +109,13 @@ KH_CSS = f"""
 """
 
 
+# The boxes' parts in their order (those not built yet are left out)
+CONTROLS = ("actions", "why", "worker_box", "choice_box", "handoff", "screen", "play_row")
+SIDE = ("status", "info", "summary", "controls", "end_box", "game_rows")
+SCREEN = ("screen_words", "crop_row", "bid_row")
+BID_ROW = ("bid_line", "confirm_bid", "clear_bid")
+
+
 class KeyHarvestLayout:
     """Builds the Key Harvest table's widgets (a mixin of ``KeyHarvestTable``)."""
 
@@ -123,73 +131,46 @@ class KeyHarvestLayout:
 
         self.status = html_widget("sk-status")
         self.info = html_widget("sk-info")
-        self.summary = html_widget("sk-summary")
         self.action_buttons: dict[str, W.Button] = {}
+        # buttons that show and hide together share one Layout (each Layout is a model for the page to load)
+        always = W.Layout(width="auto")
         for kind in words.ACTION_KINDS:
-            b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind])
-            b.layout = W.Layout(width="auto")
+            b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind], layout=always)
             b.on_click(functools.partial(self._on_action, kind))
             self.action_buttons[kind] = b
         self.end_turn_button = button("End turn", "sk-end-turn", "check", "End your turn: the registry refills "
-                                      "and the next player goes", "primary")
+                                      "and the next player goes", "primary", layout=always)
         self.end_turn_button.on_click(self._on_end_turn)
-        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn")
+        self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn", layout=always)
         self.undo_button.on_click(self._on_undo)
-        for b in (self.end_turn_button, self.undo_button):
-            b.layout = W.Layout(width="auto")
         self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button)
         self.actions.add_class("sk-actions")
         self.why = html_widget("sk-why")
-
-        self.worker_box = W.VBox([], layout=W.Layout(display="none"))
-        self.worker_box.add_class("sk-workers")
+        # the worker picker, the decision's buttons, the pass-the-screen box, Confirm / Clear of a bid and the end
+        # panel are built when first shown (the properties below): hidden at the start, they only slowed the page
         self.worker_buttons: dict[str, W.Button] = {}
         self._worker_says: dict[str, W.HTML] = {}
-        self.worker_note = html_widget("sk-worker-note")
-        self.choice_box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
-        self.choice_box.add_class("sk-choices")
         self._choice_values: tuple[str, ...] = ()
 
         self.crop_buttons: list[W.Button] = []
+        counters = W.Layout(width="auto")      # the five hide together while the screen is closed
         for c, crop in enumerate(CROPS):
-            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid")
+            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid", layout=counters)
             b.style.button_color = art.tint(art.CROP_COLOUR[c], 0.45)
-            b.layout = W.Layout(width="auto")
             b.on_click(functools.partial(self._on_add_counter, c))
             self.crop_buttons.append(b)
         self.screen_words = html_widget("sk-screen-words")
-        self.bid_line = html_widget("sk-bidline")
-        self.confirm_bid = button("Confirm bid", "sk-confirm-bid", "gavel", "Put the tile in your store with "
-                                  "this bid", "success")
-        self.clear_bid = button("Clear", "sk-clear-bid", "times", "Take the counters back behind your screen")
-        self.confirm_bid.on_click(self._on_confirm_bid)
-        self.clear_bid.on_click(self._on_clear_bid)
-        for b in (self.confirm_bid, self.clear_bid):
-            b.layout = W.Layout(width="auto")
-        self.screen = W.VBox([self.screen_words, row(*self.crop_buttons),
-                              row(self.bid_line, self.confirm_bid, self.clear_bid)])
+        self.crop_row = row(*self.crop_buttons)
+        self.screen = W.VBox(in_order(self, SCREEN))
         self.screen.add_class("sk-screen")
-        self.ready_words = html_widget("sk-handoff-words")
-        self.ready_button = button("I am ready", "sk-ready", "eye", "Show your screen (the others look away)",
-                                   "warning")
-        self.ready_button.layout = W.Layout(width="auto")
-        self.ready_button.on_click(self._on_ready)
-        self.handoff = W.VBox([self.ready_words, self.ready_button], layout=W.Layout(display="none"))
-        self.handoff.add_class("sk-handoff")
 
-        self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move")
-        self.next_button.layout = W.Layout(width="auto")
+        self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move", width="auto")
         self.next_button.on_click(self._on_next)
         self.auto = W.Checkbox(value=self._auto_default, description="Auto: bots play at once", indent=False,
                                layout=W.Layout(width="auto"))
         self.auto.add_class("sk-auto")
         self.auto.observe(self._on_auto, names="value")
-
-        self._end_parts("Play this deal again", "Same deal, same bots")
-        self.again_button.layout = W.Layout(width="auto")
-        self.end_box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
-                              layout=W.Layout(display="none"))
-        self.end_box.add_class("sk-end")
+        self.play_row = row(self.next_button, self.auto)
 
         self.game_rows = self._game_rows("KH-XXXX-XXXX", "Play the deal of a game code",
                                          "A fresh deal, against the bots chosen beside")
@@ -198,16 +179,91 @@ class KeyHarvestLayout:
         self.hooks = html_widget("sk-hooks")
         self.hooks.layout.display = "none"
 
-        self.controls = W.VBox([self.actions, self.why, self.worker_box, self.choice_box, self.handoff, self.screen,
-                                row(self.next_button, self.auto)])
+        self.controls = W.VBox(in_order(self, CONTROLS))
         self.controls.add_class("sk-kh-controls")
-        self.side = W.VBox([self.status, self.info, self.summary, self.controls, self.end_box, self.game_rows])
+        self.side = W.VBox(in_order(self, SIDE))
         self.side.add_class("sk-kh-side")
         # the board and the town in one column: KH_CSS's grid places them (board left, town under it or,
         # on a wide screen, in a third column); on a narrow screen the panel (the next action) comes first
         self.left = W.VBox([self.board.widget, self.town.widget, self.opponents.widget, self.log])
         self.left.add_class("sk-kh-left")
         self._page(KH_CSS, [self.side, self.left], [self.hooks], "sk-kh")
+
+    # ----- the parts built when first shown -------------------------------------------------------
+    @cached_property
+    def summary(self) -> W.HTML:
+        """What happened since your last turn (none at your first)."""
+        summary = html_widget("sk-summary")
+        self.side.children = in_order(self, SIDE, summary=summary)
+        return summary
+
+    @cached_property
+    def worker_box(self) -> W.VBox:
+        """The worker picker (its rows come and go with the workers you may place)."""
+        self.worker_note = html_widget("sk-worker-note")
+        box = W.VBox([self.worker_note], layout=W.Layout(display="none"))
+        box.add_class("sk-workers")
+        self.controls.children = in_order(self, CONTROLS, worker_box=box)
+        return box
+
+    @cached_property
+    def choice_box(self) -> W.HBox:
+        """The buttons of a decision an effect asks for (a crop, a tile, Decline)."""
+        box = W.HBox([], layout=W.Layout(display="none", flex_flow="row wrap"))
+        box.add_class("sk-choices")
+        self.controls.children = in_order(self, CONTROLS, choice_box=box)
+        return box
+
+    @cached_property
+    def handoff(self) -> W.VBox:
+        """Pass-and-play: "I am ready" between two people's turns, the screen closed meanwhile."""
+        self.ready_words = html_widget("sk-handoff-words")
+        self.ready_button = button("I am ready", "sk-ready", "eye", "Show your screen (the others look away)",
+                                   "warning", width="auto")
+        self.ready_button.on_click(self._on_ready)
+        box = W.VBox([self.ready_words, self.ready_button], layout=W.Layout(display="none"))
+        box.add_class("sk-handoff")
+        self.controls.children = in_order(self, CONTROLS, handoff=box)
+        return box
+
+    @cached_property
+    def bid_line(self) -> W.HTML:
+        """The bid being built, in words (its row takes Confirm and Clear too)."""
+        line = html_widget("sk-bidline")
+        self.bid_row = row(line)
+        self.screen.children = in_order(self, SCREEN)
+        return line
+
+    @cached_property
+    def confirm_bid(self) -> W.Button:
+        """Confirm the bid (or the payment) being built behind your screen."""
+        _ = self.bid_line
+        b = button("Confirm bid", "sk-confirm-bid", "gavel", "Put the tile in your store with this bid", "success",
+                   width="auto", display="none")
+        b.on_click(self._on_confirm_bid)
+        self.bid_row.children = in_order(self, BID_ROW, confirm_bid=b)
+        return b
+
+    @cached_property
+    def clear_bid(self) -> W.Button:
+        """Take the bid's counters back."""
+        _ = self.bid_line
+        b = button("Clear", "sk-clear-bid", "times", "Take the counters back behind your screen", width="auto",
+                   display="none")
+        b.on_click(self._on_clear_bid)
+        self.bid_row.children = in_order(self, BID_ROW, clear_bid=b)
+        return b
+
+    @cached_property
+    def end_box(self) -> W.VBox:
+        """The end panel: the placing, the breakdown, Play again and the share line."""
+        self._end_parts("Play this deal again", "Same deal, same bots")
+        self.again_button.layout.width = "auto"
+        box = W.VBox([self.end_summary, self.breakdown, W.HBox([self.again_button]), self.share],
+                     layout=W.Layout(display="none"))
+        box.add_class("sk-end")
+        self.side.children = in_order(self, SIDE, end_box=box)
+        return box
 
     def _make_town(self, st: KeyHarvestState) -> TownBoard:
         town = TownBoard(st.num_players)

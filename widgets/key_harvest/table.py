@@ -26,6 +26,7 @@ from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.drawing import KeyHarvestDrawing
 from sheetkit.widgets.key_harvest.intent import Compose, Composer, Move
 from sheetkit.widgets.key_harvest.layout import KH_CSS, KeyHarvestLayout
+from sheetkit.widgets.lazy import built
 from sheetkit.widgets.query import query_string
 from sheetkit.widgets.table_base import ME, GameTable, guarded
 
@@ -308,7 +309,7 @@ class KeyHarvestTable(KeyHarvestLayout, KeyHarvestDrawing, GameTable):
     def _next_focus(self) -> Any:
         # a decision answered by buttons only (a crop to take, counters to give): its first button
         target = super()._next_focus()
-        if target is None and self.state.pending is not None and self.choice_box.children:
+        if target is None and self.state.pending is not None and built(self, "choice_box") and self.choice_box.children:
             return self.choice_box.children[0]
         return target
 
