@@ -8,6 +8,7 @@ from typing import Any
 import numpy as np
 import pytest
 
+from sheetkit.core.bots import RecordingBot
 from sheetkit.core.play import play_out, step_table
 from sheetkit.core.registry import get_game
 from sheetkit.games.avenue import BOTS, AvenueParams, AvenueState, GreedyBot, Layout, Pass, Peek, new_game
@@ -239,22 +240,10 @@ def test_hindsight_beats_greedy_and_the_expert_on_the_same_deals() -> None:
             assert bound >= game.total(0), (seed, bot.name, bound, game.total(0))
 
 
-class _Recorder:
-    """A bot that keeps the moves of the bot it wraps."""
-
-    def __init__(self, bot: Any) -> None:
-        self.bot, self.name, self.moves = bot, bot.name, []
-
-    def act(self, state: AvenueState, player: int) -> Any:
-        move = self.bot.act(state, player)
-        self.moves.append(move)
-        return move
-
-
 def test_hindsight_given_the_experts_game_never_scores_below_it() -> None:
     """Bots — on deal 5 a one-line beam alone ends below the expert (88 < 102); given the expert's game as its
     baseline it cannot, and the moves it returns replay to its score."""
-    expert = _Recorder(ExpertBot(seed=5, budget=0.25))
+    expert = RecordingBot(ExpertBot(seed=5, budget=0.25))
     played = play_out(AvenueState(players=["x"], seed=5), [expert], fast=True).total(0)
     assert hindsight(AvenueState(players=["x"], seed=5), 0, budget=0.125).score < played
     found = hindsight(AvenueState(players=["x"], seed=5), 0, budget=0.125, baseline=expert.moves)
