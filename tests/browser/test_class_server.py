@@ -64,9 +64,21 @@ def test_a_page_left_idle_loses_its_kernel_to_the_culler_and_says_so(voila_facto
     page = open_table(browser, server)
     assert wait_kernels(server, 1, 10) == 1
     assert wait_kernels(server, 0, 40) == 0, "an idle kernel was not culled"
+    # The process ends a moment before the server forgets the kernel (the shutdown's clean-up comes after), and
+    # the page asks the server: wait until the server says so too, or the touch below may come in between.
+    kernel_id = page.evaluate("() => window.__skKernel.id")
+    deadline = time.monotonic() + 30
+    while server.has_kernel(kernel_id) and time.monotonic() < deadline:
+        time.sleep(0.25)
+    assert not server.has_kernel(kernel_id), "the server still has the culled kernel"
+    asked: list[str] = []       # the page's requests after the touch, for the failure message
+    page.on("response", lambda r: asked.append(f"{r.status} {r.url}"))
     page.mouse.click(5, 5)      # the student comes back and touches the page: it checks on its kernel at once
     banner = page.locator(".sk-stopped")
-    banner.wait_for(timeout=10_000)
+    try:
+        banner.wait_for(timeout=10_000)
+    except Exception as e:
+        raise AssertionError(f"no 'stopped' banner 10 s after a touch; the page's requests: {asked}") from e
     assert "Reload to carry on" in banner.inner_text()
     assert "Culling kernels with idle durations > 6 seconds at 2 second intervals" in server.log_text()
     close_page(page)

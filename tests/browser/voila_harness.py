@@ -18,6 +18,7 @@ import struct
 import subprocess
 import sys
 import time
+import urllib.error
 import urllib.request
 from collections.abc import Iterator
 from pathlib import Path
@@ -208,13 +209,15 @@ class VoilaServer:
     def log_tail(self, n: int = 40) -> str:
         return "\n".join(self.log_text().splitlines()[-n:])
 
-    def kernels(self) -> list[dict[str, Any]]:
-        """Running kernels (Voila exposes the kernels API to local requests)."""
+    def has_kernel(self, kernel_id: str) -> bool:
+        """Whether the server still knows kernel ``kernel_id`` (Voila answers a kernel's model, not the list)."""
         try:
-            with urllib.request.urlopen(self.base + "api/kernels", timeout=5) as r:
-                return list(json.loads(r.read()))
-        except Exception:
-            return []
+            with urllib.request.urlopen(f"{self.base}api/kernels/{kernel_id}", timeout=5):
+                return True
+        except urllib.error.HTTPError as e:
+            if e.code == 404:
+                return False
+            raise
 
 
 # ----- pages ---------------------------------------------------------------------------------
