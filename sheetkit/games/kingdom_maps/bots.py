@@ -283,21 +283,51 @@ class Planner:
         distinct signatures are computed.
         """
         first, bonus = split[0], self.bonus
+        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
+        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
         if split.count(first) == len(split):
             b0 = bonus[ties[0]]
             for h in ties:
                 if bonus[h] != b0:
                     break
             else:
-                # Same gains everywhere: the floats can only differ through where a fractional hint's terms
-                # change — not at all when none of them moves.
-                if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
-                        and (not self.b3 or not first[self.i_b3])
-                        and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
-                                             and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
-                    return None
-        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
-        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
+                # Same gains and bonus everywhere (nearly every tie): the signatures below can differ only in
+                # their fractional hints' entries, so only those are compared — the same answer, much cheaper.
+                lake_field = terrain in (LAKE, FIELD)
+                if self.b3 and first[self.i_b3]:  # B3's entry is (row, gain): the rows must agree
+                    row_of = self.scorer.row_of
+                    r0 = row_of[ties[0]]
+                    for h in ties:
+                        if row_of[h] != r0:
+                            break
+                    else:
+                        r0 = -1
+                    if r0 >= 0:
+                        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
+                    nc = sc.nc
+                    if terrain == VILLAGE:
+                        near = ties
+                    else:
+                        near = [h for h in ties if nc[h * T + VILLAGE]]
+                    if near:
+                        zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
+                        for h in near:
+                            if sc.village_counts_delta(h, terrain) != zero:
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
+                    a3 = self._a3_float
+                    v0 = a3(sc, ties[0], terrain, memo, mm)
+                    for h in ties:
+                        if a3(sc, h, terrain, memo, mm) != v0:
+                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                return None
+        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+
+    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int], terrain: int,
+                  memo: dict[Any, Any], mm: dict[str, Any]) -> list[float] | None:
+        """``_tie_floats`` in general: each tied hex's signature, then one float per distinct signature."""
+        bonus = self.bonus
         sigs: list[tuple[Any, ...] | None] = []
         kinds = self._kinds
         lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
