@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import compress
 from operator import gt, mul, ne, sub
 from typing import Any
@@ -39,6 +40,7 @@ NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the 
 _BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
 # id(board) -> (board, (a Place per hex, neighbours per hex)); actions are frozen, so one Place serves every game.
 _PLACES: dict[int, tuple[Board, tuple[tuple[Place, ...], list[int]]]] = {}
+_BONUS_LISTS: dict[tuple[Board, float, float], list[float]] = {}  # (board, power value, ? value) -> bonus per hex
 _TENFOLD: dict[int, tuple[list[float], list[float]]] = {}  # id(bonus list) -> (the list, its values × 10)
 
 
@@ -71,6 +73,17 @@ def _tenfold(bonus: list[float]) -> list[float]:
             _TENFOLD.clear()
         got = _TENFOLD[id(bonus)] = (bonus, [10 * b for b in bonus])  # the entry keeps the list, so its id
     return got[1]
+
+
+@lru_cache(maxsize=256)
+def _criteria_tables(criteria: tuple[str, ...], codes: tuple[str, ...]) -> tuple[Any, ...]:
+    """What a planner reads about its criteria, made once per set: (any fractional hint, each criterion's slot in a
+    part, A3 / A6 / B3 in play, their slots, each criterion for the tie signatures)."""
+    slot = {c: k for k, c in enumerate(codes)}  # where each criterion's gain sits in a part
+    # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
+    kinds = tuple((c if c in FRACTIONAL else None, slot[c]) for c in criteria)
+    return (bool(FRACTIONAL & set(criteria)), slot, "A3" in criteria, "A6" in criteria, "B3" in criteria,
+            slot.get("A3", 0), slot.get("A6", 0), slot.get("B3", 0), kinds)
 
 
 def criteria_value(state: KingdomState) -> Value:
@@ -106,12 +119,8 @@ class Planner:
         self.bonus10 = _tenfold(self.bonus)
         self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
         self.criteria = tuple(criteria)
-        self.exact = bool(FRACTIONAL & set(criteria))
-        self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
-        self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
-        self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
-        # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
-        self._kinds = [(c if c in FRACTIONAL else None, self.slot[c]) for c in self.criteria]
+        (self.exact, self.slot, self.a3, self.a6, self.b3, self.i_a3, self.i_a6, self.i_b3,
+         self._kinds) = _criteria_tables(self.criteria, self.scorer.codes)
         self.patches = empty_patches(board, cells)
         self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
@@ -426,7 +435,6 @@ class GreedyBot:
         self._want: tuple[Any, int] | None = None  # (drawing key, wanted power shift)
         self._plan: tuple[Any, list[int]] | None = None  # (drawing key, hexes to draw in order)
         self._planned: tuple[Any, Planner] | None = None  # (map and bonus, its planner)
-        self._bonuses: dict[tuple[Any, float, float], list[float]] = {}
 
     # ----- helpers -----------------------------------------------------------------------
     def _bonus(self, state: KingdomState, scores: dict[str, int]) -> list[float]:
@@ -437,15 +445,17 @@ class GreedyBot:
             q = self.question_weight * max(scores.values())
         p = self.power_value if state.params.powers else 0.0
         key = (board, p, q)
-        got = self._bonuses.get(key)
-        if got is None:
+        got = _BONUS_LISTS.get(key)  # shared by every game's bots: the lists are never changed, so their tenths
+        if got is None:  # (``_tenfold``) are made once
+            if len(_BONUS_LISTS) > 256:
+                _BONUS_LISTS.clear()
             # = (p if a power else 0.0) + (q if a ? else 0.0) per hex: 0.0 + x is x, to the last bit
             got = [0.0] * board.size
             for i in board.powers:
                 got[i] += p
             for i in board.questions:
                 got[i] += q
-            self._bonuses[key] = got
+            _BONUS_LISTS[key] = got
         return got
 
     def _shifts(self, state: KingdomState, player: int) -> range:

@@ -19,7 +19,7 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from functools import lru_cache, reduce
 from itertools import accumulate, compress
-from operator import add
+from operator import add, mul, ne
 from typing import Any
 
 from sheetkit.games.kingdom_maps.board import Board
@@ -88,6 +88,12 @@ def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple
         partners[a].append(b)
         partners[b].append(a)
     return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
+
+
+@lru_cache(maxsize=16)
+def _edge_ends(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The border walk's pairs (B1) as two tuples: each pair's first hex, each pair's second."""
+    return tuple(a for a, _ in board.edge_pairs), tuple(b for _, b in board.edge_pairs)
 
 
 @lru_cache(maxsize=16)
@@ -678,9 +684,10 @@ class MapScorer:
                 v = 2 * list(compress(nc[MEADOW::T], map(MEADOW.__eq__, cells))).count(2)
             elif code == "A6":
                 v = BUSY_POINTS * self.village_counts()[0]
-            elif code == "B1":
-                v = BORDER_POINTS * sum(1 for a, b in self.board.edge_pairs
-                                        if cells[a] and cells[b] and cells[a] != cells[b])
+            elif code == "B1":  # pairs both drawn and different, counted in C
+                ea, eb = _edge_ends(self.board)
+                ca, cb = list(map(cells.__getitem__, ea)), list(map(cells.__getitem__, eb))
+                v = BORDER_POINTS * sum(map(mul, map(ne, ca, cb), map(bool, map(mul, ca, cb))))
             elif code == "B2":
                 v = RUN_POINTS * sum(self.rok)
             elif code == "B3":
