@@ -68,7 +68,7 @@ def _point_eights(n: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-A3Terms = tuple[list[int], list[int], list[float], dict[int, int], int, list[float]]  # ``MapScorer.a3_terms``
+A3Terms = tuple[list[int], list[int], list[float], int, list[float]]  # ``MapScorer.a3_terms``
 _A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
 _LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
 
@@ -579,26 +579,28 @@ class MapScorer:
     def a3_terms(self) -> A3Terms:
         """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
-        after the last), each hex's place in the order, the watered fields, and each term as the float added."""
+        after the last), the watered fields, and each term as the float added."""
         cells, nc = self.cells, self.nc
         hexes = list(compress(range(len(cells)), map(_LAKE_OR_FIELD.__getitem__, cells)))
-        terms = [_a3_term(cells[i], nc[i * T], nc[i * T + LAKE]) for i in hexes]
+        # = _a3_term(cells[i], nc[i * T], nc[i * T + LAKE]), written out (the bot asks for it at most exact ties)
+        terms = [(8 if nc[i * T] else 0) if cells[i] == LAKE else -1 if nc[i * T + LAKE] else 4 if nc[i * T] else 0
+                 for i in hexes]
         floats = list(map(_A3_FLOAT.__getitem__, terms))
         # the float sum before each term and after the last, added one by one (0.0 leaves a float as it was)
         before = list(accumulate(floats, add, initial=0.0))
-        return hexes, terms, before, dict(zip(hexes, range(len(hexes)), strict=True)), terms.count(-1), floats
+        return hexes, terms, before, terms.count(-1), floats
 
     def a3_guide(self, h: int, t: int, base: A3Terms) -> float:
         """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
         ``h`` and of its neighbours change, so the float sum restarts at the first of them (the rest added
         one by one in C: adding 0.0 for a term without a hint leaves the float as it was)."""
-        hexes, terms, before, where, count, floats = base
+        hexes, terms, before, count, floats = base
         cells, nc = self.cells, self.nc
         changed: dict[int, int] = {}
         for b in self.nbrs[h]:
             c = cells[b]
             if c == LAKE or c == FIELD:
-                k = where[b]
+                k = bisect_left(hexes, b)  # its place in the order
                 new = _a3_term(c, nc[b * T] - 1, nc[b * T + LAKE] + (t == LAKE))
                 if new != terms[k]:
                     changed[k] = new
