@@ -221,8 +221,8 @@ class Planner:
                 for _ in range(n_tied - 1):
                     j = ds.index(best_e, j + 1)
                     at.append(j)
-                ties = list(map(cand.__getitem__, at))
-                values = self._tie_floats(sc, list(map(parts.__getitem__, at)), ties, terrain) if exact else None
+                ties = [cand[i] for i in at]
+                values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     if n_tied > 6:  # (many ties, as on an early map: counted in C)
                         empty = nc[::T]
