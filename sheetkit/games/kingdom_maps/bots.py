@@ -303,22 +303,19 @@ class Planner:
                 # Same gains and bonus everywhere (nearly every tie): the signatures below can differ only in
                 # their fractional hints' entries, so only those are compared — the same answer, much cheaper.
                 lake_field = terrain in (LAKE, FIELD)
-                if self.b3 and first[self.i_b3]:  # B3's entry is (row, gain): the rows must agree…
+                if self.b3 and first[self.i_b3]:
+                    # B3's entry is (row, gain): tied hexes in different rows need the same B3 float (the other
+                    # entries being equal, the sums can differ only there) — one float per row.
                     row_of = self.scorer.row_of
                     r0 = row_of[ties[0]]
                     for h in ties:
                         if row_of[h] != r0:
+                            rows: dict[int, int] = {}  # a hex per row
+                            for g in ties:
+                                rows.setdefault(row_of[g], g)
+                            if len({sc.fractional_guide("B3", g, terrain) for g in rows.values()}) > 1:
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
-                    else:
-                        r0 = -1
-                    if r0 >= 0:  # … or B3's float (all else being equal, the sums differ only there) must
-                        rows: dict[int, float] = {}
-                        for h in ties:
-                            r = row_of[h]
-                            if r not in rows:
-                                rows[r] = sc.fractional_guide("B3", h, terrain)
-                        if len(set(rows.values())) > 1:
-                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
                     nc = sc.nc
                     if terrain == VILLAGE:
