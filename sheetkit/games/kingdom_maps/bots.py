@@ -19,6 +19,7 @@ from __future__ import annotations
 
 from bisect import insort
 from collections.abc import Callable, Sequence
+from functools import lru_cache
 from itertools import compress
 from operator import gt, mul, ne, sub
 from typing import Any
@@ -39,6 +40,7 @@ NO_ROOM = -1000.0  # what drawing nothing (and ending the game) is worth to the 
 _BLANK_PLANNERS: dict[tuple[Any, ...], Planner] = {}  # (board, criteria, bonuses) -> the blank map's planner
 # id(board) -> (board, (a Place per hex, neighbours per hex)); actions are frozen, so one Place serves every game.
 _PLACES: dict[int, tuple[Board, tuple[tuple[Place, ...], list[int]]]] = {}
+_BONUS_LISTS: dict[tuple[Board, float, float], list[float]] = {}  # (board, power value, ? value) -> bonus per hex
 _TENFOLD: dict[int, tuple[list[float], list[float]]] = {}  # id(bonus list) -> (the list, its values × 10)
 
 
@@ -71,6 +73,17 @@ def _tenfold(bonus: list[float]) -> list[float]:
             _TENFOLD.clear()
         got = _TENFOLD[id(bonus)] = (bonus, [10 * b for b in bonus])  # the entry keeps the list, so its id
     return got[1]
+
+
+@lru_cache(maxsize=256)
+def _criteria_tables(criteria: tuple[str, ...], codes: tuple[str, ...]) -> tuple[Any, ...]:
+    """What a planner reads about its criteria, made once per set: (any fractional hint, each criterion's slot in a
+    part, A3 / A6 / B3 in play, their slots, each criterion for the tie signatures)."""
+    slot = {c: k for k, c in enumerate(codes)}  # where each criterion's gain sits in a part
+    # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
+    kinds = tuple((c if c in FRACTIONAL else None, slot[c]) for c in criteria)
+    return (bool(FRACTIONAL & set(criteria)), slot, "A3" in criteria, "A6" in criteria, "B3" in criteria,
+            slot.get("A3", 0), slot.get("A6", 0), slot.get("B3", 0), kinds)
 
 
 def criteria_value(state: KingdomState) -> Value:
@@ -106,12 +119,8 @@ class Planner:
         self.bonus10 = _tenfold(self.bonus)
         self.scorer = scorer if scorer is not None else MapScorer(board, cells, criteria)
         self.criteria = tuple(criteria)
-        self.exact = bool(FRACTIONAL & set(criteria))
-        self.slot = {c: k for k, c in enumerate(self.scorer.codes)}  # where each criterion's gain sits in a part
-        self.a3, self.a6, self.b3 = "A3" in criteria, "A6" in criteria, "B3" in criteria
-        self.i_a3, self.i_a6, self.i_b3 = self.slot.get("A3", 0), self.slot.get("A6", 0), self.slot.get("B3", 0)
-        # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
-        self._kinds = [(c if c in FRACTIONAL else None, self.slot[c]) for c in self.criteria]
+        (self.exact, self.slot, self.a3, self.a6, self.b3, self.i_a3, self.i_a6, self.i_b3,
+         self._kinds) = _criteria_tables(self.criteria, self.scorer.codes)
         self.patches = empty_patches(board, cells)
         self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
@@ -212,8 +221,8 @@ class Planner:
                 for _ in range(n_tied - 1):
                     j = ds.index(best_e, j + 1)
                     at.append(j)
-                ties = list(map(cand.__getitem__, at))
-                values = self._tie_floats(sc, list(map(parts.__getitem__, at)), ties, terrain) if exact else None
+                ties = [cand[i] for i in at]
+                values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     if n_tied > 6:  # (many ties, as on an early map: counted in C)
                         empty = nc[::T]
@@ -283,21 +292,54 @@ class Planner:
         distinct signatures are computed.
         """
         first, bonus = split[0], self.bonus
+        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
+        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
         if split.count(first) == len(split):
             b0 = bonus[ties[0]]
             for h in ties:
                 if bonus[h] != b0:
                     break
             else:
-                # Same gains everywhere: the floats can only differ through where a fractional hint's terms
-                # change — not at all when none of them moves.
-                if ((not self.a3 or (terrain not in (LAKE, FIELD) and not first[self.i_a3]))
-                        and (not self.b3 or not first[self.i_b3])
-                        and (not self.a6 or (terrain != VILLAGE and not first[self.i_a6]
-                                             and not any(sc.nc[h * T + VILLAGE] for h in ties)))):
-                    return None
-        memo: dict[Any, Any] = {}  # this tie's own: each hex's A3 float, each signature's float
-        mm = self._map_memo if sc is self.scorer else {}  # read off the map before the hex (see ``_map_memo``)
+                # Same gains and bonus everywhere (nearly every tie): the signatures below can differ only in
+                # their fractional hints' entries, so only those are compared — the same answer, much cheaper.
+                lake_field = terrain in (LAKE, FIELD)
+                if self.b3 and first[self.i_b3]:
+                    # B3's entry is (row, gain): tied hexes in different rows need the same B3 float (the other
+                    # entries being equal, the sums can differ only there) — one float per row.
+                    row_of = self.scorer.row_of
+                    r0 = row_of[ties[0]]
+                    for h in ties:
+                        if row_of[h] != r0:
+                            rows: dict[int, int] = {}  # a hex per row
+                            for g in ties:
+                                rows.setdefault(row_of[g], g)
+                            if len({sc.fractional_guide("B3", g, terrain) for g in rows.values()}) > 1:
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                            break
+                if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
+                    nc = sc.nc
+                    if terrain == VILLAGE:
+                        near = ties
+                    else:
+                        near = [h for h in ties if nc[h * T + VILLAGE]]
+                    if near:
+                        zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
+                        for h in near:
+                            if sc.village_counts_delta(h, terrain) != zero:
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
+                    a3 = self._a3_float
+                    v0 = a3(sc, ties[0], terrain, memo, mm)
+                    for h in ties:
+                        if a3(sc, h, terrain, memo, mm) != v0:
+                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                return None
+        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+
+    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int], terrain: int,
+                  memo: dict[Any, Any], mm: dict[str, Any]) -> list[float] | None:
+        """``_tie_floats`` in general: each tied hex's signature, then one float per distinct signature."""
+        bonus = self.bonus
         sigs: list[tuple[Any, ...] | None] = []
         kinds = self._kinds
         lake_field, nc, row_of = terrain in (LAKE, FIELD), sc.nc, self.scorer.row_of
@@ -390,7 +432,6 @@ class GreedyBot:
         self._want: tuple[Any, int] | None = None  # (drawing key, wanted power shift)
         self._plan: tuple[Any, list[int]] | None = None  # (drawing key, hexes to draw in order)
         self._planned: tuple[Any, Planner] | None = None  # (map and bonus, its planner)
-        self._bonuses: dict[tuple[Any, float, float], list[float]] = {}
 
     # ----- helpers -----------------------------------------------------------------------
     def _bonus(self, state: KingdomState, scores: dict[str, int]) -> list[float]:
@@ -401,15 +442,17 @@ class GreedyBot:
             q = self.question_weight * max(scores.values())
         p = self.power_value if state.params.powers else 0.0
         key = (board, p, q)
-        got = self._bonuses.get(key)
-        if got is None:
+        got = _BONUS_LISTS.get(key)  # shared by every game's bots: the lists are never changed, so their tenths
+        if got is None:  # (``_tenfold``) are made once
+            if len(_BONUS_LISTS) > 256:
+                _BONUS_LISTS.clear()
             # = (p if a power else 0.0) + (q if a ? else 0.0) per hex: 0.0 + x is x, to the last bit
             got = [0.0] * board.size
             for i in board.powers:
                 got[i] += p
             for i in board.questions:
                 got[i] += q
-            self._bonuses[key] = got
+            _BONUS_LISTS[key] = got
         return got
 
     def _shifts(self, state: KingdomState, player: int) -> range:

@@ -19,7 +19,7 @@ from bisect import bisect_left, insort
 from collections.abc import Callable, Sequence
 from functools import lru_cache, reduce
 from itertools import accumulate, compress
-from operator import add
+from operator import add, mul, ne
 from typing import Any
 
 from sheetkit.games.kingdom_maps.board import Board
@@ -68,7 +68,7 @@ def _point_eights(n: int) -> tuple[float, ...]:
     return tuple(out)
 
 
-A3Terms = tuple[list[int], list[int], list[float], dict[int, int], int, list[float]]  # ``MapScorer.a3_terms``
+A3Terms = tuple[list[int], list[int], list[float], int, list[float]]  # ``MapScorer.a3_terms``
 _A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
 _LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
 
@@ -88,6 +88,12 @@ def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple
         partners[a].append(b)
         partners[b].append(a)
     return tuple(row_of), tuple(pos_of), tuple(tuple(p) for p in partners)
+
+
+@lru_cache(maxsize=16)
+def _edge_ends(board: Board) -> tuple[tuple[int, ...], tuple[int, ...]]:
+    """The border walk's pairs (B1) as two tuples: each pair's first hex, each pair's second."""
+    return tuple(a for a, _ in board.edge_pairs), tuple(b for _, b in board.edge_pairs)
 
 
 @lru_cache(maxsize=16)
@@ -573,26 +579,28 @@ class MapScorer:
     def a3_terms(self) -> A3Terms:
         """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
-        after the last), each hex's place in the order, the watered fields, and each term as the float added."""
+        after the last), the watered fields, and each term as the float added."""
         cells, nc = self.cells, self.nc
         hexes = list(compress(range(len(cells)), map(_LAKE_OR_FIELD.__getitem__, cells)))
-        terms = [_a3_term(cells[i], nc[i * T], nc[i * T + LAKE]) for i in hexes]
+        # = _a3_term(cells[i], nc[i * T], nc[i * T + LAKE]), written out (the bot asks for it at most exact ties)
+        terms = [(8 if nc[i * T] else 0) if cells[i] == LAKE else -1 if nc[i * T + LAKE] else 4 if nc[i * T] else 0
+                 for i in hexes]
         floats = list(map(_A3_FLOAT.__getitem__, terms))
         # the float sum before each term and after the last, added one by one (0.0 leaves a float as it was)
         before = list(accumulate(floats, add, initial=0.0))
-        return hexes, terms, before, dict(zip(hexes, range(len(hexes)), strict=True)), terms.count(-1), floats
+        return hexes, terms, before, terms.count(-1), floats
 
     def a3_guide(self, h: int, t: int, base: A3Terms) -> float:
         """``fractional_guide("A3", h, t)`` to the last bit, from this map's ``a3_terms()``: only the terms of
         ``h`` and of its neighbours change, so the float sum restarts at the first of them (the rest added
         one by one in C: adding 0.0 for a term without a hint leaves the float as it was)."""
-        hexes, terms, before, where, count, floats = base
+        hexes, terms, before, count, floats = base
         cells, nc = self.cells, self.nc
         changed: dict[int, int] = {}
         for b in self.nbrs[h]:
             c = cells[b]
             if c == LAKE or c == FIELD:
-                k = where[b]
+                k = bisect_left(hexes, b)  # its place in the order
                 new = _a3_term(c, nc[b * T] - 1, nc[b * T + LAKE] + (t == LAKE))
                 if new != terms[k]:
                     changed[k] = new
@@ -678,9 +686,10 @@ class MapScorer:
                 v = 2 * list(compress(nc[MEADOW::T], map(MEADOW.__eq__, cells))).count(2)
             elif code == "A6":
                 v = BUSY_POINTS * self.village_counts()[0]
-            elif code == "B1":
-                v = BORDER_POINTS * sum(1 for a, b in self.board.edge_pairs
-                                        if cells[a] and cells[b] and cells[a] != cells[b])
+            elif code == "B1":  # pairs both drawn and different, counted in C
+                ea, eb = _edge_ends(self.board)
+                ca, cb = list(map(cells.__getitem__, ea)), list(map(cells.__getitem__, eb))
+                v = BORDER_POINTS * sum(map(mul, map(ne, ca, cb), map(bool, map(mul, ca, cb))))
             elif code == "B2":
                 v = RUN_POINTS * sum(self.rok)
             elif code == "B3":
