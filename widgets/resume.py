@@ -14,8 +14,10 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets.off_click import off_click_path
 from sheetkit.widgets.query import share_query
+from sheetkit.widgets.shared import shared
 
 from sheetkit.analysis.resume import read_resume_code, resume_code
 from sheetkit.core.errors import SheetkitError
@@ -46,8 +48,7 @@ class ResumeKeeper:
         self.table = table
         self._code: str | None = None
         self._dirty = False
-        self.line = W.HTML()
-        self.line.add_class("sk-resume")
+        self.line = W.HTML(_dom_classes=("sk-resume",), layout=shared(W.Layout), style=shared(HTMLStyle))
         self._query = ""
         self._key: Any = None
         self._scheduled = False
