@@ -572,3 +572,18 @@ def test_a_panel_following_turns_hears_of_every_turn():
             assert panel.children[-1].value == ",".join(str(g.tiles) for g in group_rows(st)), f"turn {st.turn}"
             checked += 1
     assert checked > 10
+
+
+def test_widgets_that_never_change_their_layout_or_style_share_one_that_refuses_a_change():
+    """Each Layout and style is a model the page loads: plain words and buttons share theirs (a crop button keeps its
+    own colour), and a shared one refuses a change, which would move or hide every widget sharing it."""
+    t = ready()
+    assert t.status.layout is t.info.layout is t.log.layout
+    assert t.status.style is t.why.style is t.log.style
+    assert t.end_turn_button.style is t.undo_button.style is t.new_button.style
+    assert len({id(b.style) for b in t.crop_buttons}) == len(CROPS)
+    with pytest.raises(AttributeError, match="shared"):
+        t.status.layout.display = "none"
+    with pytest.raises(AttributeError, match="shared"):
+        t.undo_button.style.button_color = "red"
+    assert t.status.layout.display is None and t.undo_button.style.button_color is None

@@ -249,8 +249,10 @@ class StackedCanvas(W.GridBox):
     def __init__(self, canvases: Sequence[Canvas], **kwargs: object) -> None:
         for c in {id(c.layout): c for c in canvases}.values():    # layers may share one Layout (SheetCanvas)
             c.layout.grid_area = "1 / 1 / 2 / 2"
+        # sk-stack: TABLE_CSS scales the stack (and its layers) down to a narrow screen; classes go in with the widget
+        # (an add_class after it is made is one more message at page load)
+        kwargs["_dom_classes"] = ("sk-stack", *kwargs.get("_dom_classes", ()))  # type: ignore[misc]
         super().__init__(list(canvases), **kwargs)
-        self.add_class("sk-stack")   # TABLE_CSS scales the stack (and its layers) down to a narrow screen
         self._layers = list(canvases)
 
     def __getitem__(self, i: int) -> Canvas:
@@ -287,14 +289,15 @@ class SheetCanvas:
             canvases = [Canvas(width=w, height=h, layout=shared) for _ in layers]
             self.widget = StackedCanvas(canvases, layout=W.Layout(
                 **size, min_width=size["width"], min_height=size["height"], flex="0 0 auto",
-                grid_template_columns=size["width"], grid_template_rows=size["height"]))
+                grid_template_columns=size["width"], grid_template_rows=size["height"]),
+                _dom_classes=(css_class,) if css_class else ())
             self._events: MultiCanvas | Canvas = canvases[-1]
         else:
             self.widget = MultiCanvas(len(layers), width=w, height=h)
             self.widget.layout = W.Layout(**size, min_width=size["width"], min_height=size["height"],
                                           flex="0 0 auto")
             self._events = self.widget
-        if css_class:
+        if css_class and css_class not in self.widget._dom_classes:
             self.widget.add_class(css_class)
         self.layers = {name: Layer(self.widget[i], scale) for i, name in enumerate(layers)}
         self.clients = 0           # browsers that said they are ready (each gets a full redraw)

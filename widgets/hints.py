@@ -16,6 +16,7 @@ from typing import Any
 import ipywidgets as W
 from sheetkit.widgets.live import _deferring_loop
 from sheetkit.widgets.off_click import WorkerThread
+from sheetkit.widgets.shared import shared
 
 from sheetkit.core.chance import derive_seed
 
@@ -31,8 +32,8 @@ class HintControl:
         self.table = table
         self.button = W.Button(description="Hint", icon="lightbulb-o", tooltip="Show the expert bot's move for "
                                "you now, on your sheet (it is not played; the result code will say hints were used)",
-                               layout=W.Layout(width="auto", flex="0 0 auto"))
-        self.button.add_class("sk-hint")
+                               layout=W.Layout(width="auto", flex="0 0 auto"), style=shared(W.ButtonStyle),
+                               _dom_classes=("sk-hint",))
         self.button.on_click(self._on_press)
         self.allowed = True
         self.used = False          # a hint was shown in this game

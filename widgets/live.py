@@ -23,7 +23,9 @@ from functools import cached_property
 from typing import Any
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets.off_click import WorkerThread
+from sheetkit.widgets.shared import is_shared, shared
 
 Part = Any  # an HTML string, a matplotlib Figure, or a widget
 DEFAULT_EVENTS = ("round", "over", "new")
@@ -63,10 +65,15 @@ def to_widget(part: Part) -> W.Widget:
     if isinstance(part, W.Widget):
         return part
     if isinstance(part, str):
-        return W.HTML(part)
+        return _html(part)
     if isinstance(part, _Png):
         return W.Image(value=part.data, format="png", layout=W.Layout(width=f"{part.width:.0f}px"))
-    return W.HTML(str(part))
+    return _html(str(part))
+
+
+def _html(text: str) -> W.HTML:
+    # nothing changes a panel's HTML's layout or style: it shares both (each is a model for the page to load)
+    return W.HTML(text, layout=shared(W.Layout), style=shared(HTMLStyle))
 
 
 def _refresh(widget: W.Widget, part: Part) -> bool:
@@ -82,9 +89,10 @@ def _refresh(widget: W.Widget, part: Part) -> bool:
 
 
 def close_widget(widget: W.Widget) -> None:
-    """Close a widget with its layout and style (closing a widget alone leaves those two open in the kernel)."""
+    """Close a widget with its layout and style (closing a widget alone leaves those two open in the kernel), unless
+    other widgets share them."""
     for extra in (getattr(widget, "layout", None), getattr(widget, "style", None)):
-        if isinstance(extra, W.Widget):
+        if isinstance(extra, W.Widget) and not is_shared(extra):
             extra.close()
     widget.close()
 
@@ -96,8 +104,7 @@ def live(table: Any, render: Callable[[Any], Part | Sequence[Part]],
     ``defer``: None (the default) redraws off the kernel's message handler when a browser's message
     set the event off, True whenever the kernel's event loop runs, False never (always at once).
     """
-    box = W.VBox()
-    box.add_class("sk-live")
+    box = W.VBox(_dom_classes=("sk-live",), layout=shared(W.Layout))
     panel = _Panel(box, render)
     wanted = set(events)
 

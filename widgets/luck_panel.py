@@ -17,10 +17,12 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets import theme
 from sheetkit.widgets.lazy import built, cached_property, in_order
 from sheetkit.widgets.live import SWITCH_INTERVAL, _deferring_loop, close_widget
 from sheetkit.widgets.off_click import WorkerThread
+from sheetkit.widgets.shared import shared
 
 if TYPE_CHECKING:   # the analysis itself is imported at a game's end: the page loads without it
     from sheetkit.analysis.luck import Decision, LuckBudget, LuckReport
@@ -74,13 +76,13 @@ class LuckPanel:
                  hindsight: Callable[..., Any] | None = None, budget: LuckBudget | None = None) -> None:
         self.table = table
         self.expert, self.hindsight, self.budget = expert, hindsight, budget
-        self.title = W.HTML(CSS + "<h3>Luck or choices?</h3>")      # the page CSS with it: one model less
+        # the page CSS with the title: one model less; HTMLs share a style, and a layout where it never changes
+        self.title = W.HTML(CSS + "<h3>Luck or choices?</h3>", layout=shared(W.Layout), style=shared(HTMLStyle))
         self.note = W.HTML("<div class='sk-small'>When your game ends, this says how much of your score was the "
-                           "deal and how much your choices — and which three decisions cost most.</div>")
-        self.note.add_class("sk-luck-note")
+                           "deal and how much your choices — and which three decisions cost most.</div>",
+                           _dom_classes=("sk-luck-note",), style=shared(HTMLStyle))
         # the progress bar, the figures and the decisions are built at the first game's end (the properties below)
-        self.widget = W.VBox(in_order(self, PARTS))
-        self.widget.add_class("sk-luck")
+        self.widget = W.VBox(in_order(self, PARTS), _dom_classes=("sk-luck",), layout=shared(W.Layout))
         self.report: LuckReport | None = None
         self.sheets: list[Any] = []          # the small sheets shown (each a view with ``widget`` and ``canvas``)
         self.last_error: str | None = None

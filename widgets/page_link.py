@@ -23,6 +23,7 @@ from typing import Any
 import anywidget
 import ipywidgets as W
 import traitlets
+from sheetkit.widgets.shared import shared
 
 STOPPED_TEXT = "This table has stopped — Reload to carry on."
 HELLO_MS = 6000          # the browser half waits this long for Python's answer to its hello
@@ -161,8 +162,7 @@ class PageLink:
     """Scrolls parts of its table into view, keeps the page's link (``query``) and shows a stopped kernel."""
 
     def __init__(self) -> None:
-        self.widget = W.Box(layout=W.Layout(display="none"))
-        self.widget.add_class("sk-page-link")
+        self.widget = W.Box(layout=shared(W.Layout, display="none"), _dom_classes=("sk-page-link",))
         self._query = ""
         self.renewals = 0
         self.bridge: _Bridge | None = None

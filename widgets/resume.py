@@ -14,10 +14,11 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets.off_click import off_click_path
 from sheetkit.widgets.query import share_query
+from sheetkit.widgets.shared import shared
 
-from sheetkit.analysis.resume import read_resume_code, resume_code
 from sheetkit.core.errors import SheetkitError
 from sheetkit.core.protocol import GameState
 
@@ -46,8 +47,7 @@ class ResumeKeeper:
         self.table = table
         self._code: str | None = None
         self._dirty = False
-        self.line = W.HTML()
-        self.line.add_class("sk-resume")
+        self.line = W.HTML(_dom_classes=("sk-resume",), layout=shared(W.Layout), style=shared(HTMLStyle))
         self._query = ""
         self._key: Any = None
         self._scheduled = False
@@ -73,6 +73,8 @@ class ResumeKeeper:
 
     def restore(self, code: str) -> bool:
         """Replay the game of ``code`` into the table, its bots included; False (said in the status line) if not."""
+        from sheetkit.analysis.resume import read_resume_code  # here: the page loads sooner without it (_code_of)
+
         t = self.table
         try:
             back = read_resume_code(code, game=t.GAME)
@@ -148,6 +150,9 @@ def _loop_running() -> bool:
 
 def _code_of(st: GameState, kinds: list[str]) -> str | None:
     """The resume code of ``st`` against ``kinds``, or None when it has none."""
+    # imported at the first code, after the page's cells: the analysis modules are a tenth of the page's imports
+    from sheetkit.analysis.resume import resume_code
+
     try:
         return resume_code(st, kinds) if any("player" in e for e in st.log) else None
     except SheetkitError:

@@ -13,8 +13,10 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
+from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets import theme
 from sheetkit.widgets.lazy import built, cached_property, in_order
+from sheetkit.widgets.shared import shared
 
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
@@ -94,39 +96,39 @@ class TableLayout:
     def _page(self, css: str, main: Sequence[W.Widget], tail: Sequence[W.Widget], game_class: str = "") -> None:
         """The table's widget: the page CSS (theme, every table's, the game's ``css``), the ``main`` boxes side by
         side, then ``tail`` (hidden hooks)."""
-        self.main = W.HBox(list(main))
-        self.main.add_class("sk-main")
-        self.widget = W.VBox([W.HTML(theme.CSS + TABLE_CSS + css), self.main, *tail])
-        self.widget.add_class("sk-table")
-        if game_class:
-            self.widget.add_class(game_class)
+        fixed = shared(W.Layout)
+        self.main = W.HBox(list(main), _dom_classes=("sk-main",), layout=fixed)
+        page_css = W.HTML(theme.CSS + TABLE_CSS + css, style=shared(HTMLStyle), layout=fixed)
+        self.widget = W.VBox([page_css, self.main, *tail],
+                             _dom_classes=("sk-table", game_class) if game_class else ("sk-table",), layout=fixed)
 
-    def _game_rows(self, placeholder: str, code_tip: str, new_tip: str) -> W.VBox:
-        """The code box and the New / Save / Load row, the same on every table."""
-        self.code = html_widget("sk-code")
-        self.code_input = W.Text(placeholder=placeholder, layout=W.Layout(width="150px"))
-        self.code_input.add_class("sk-code-input")
-        fit = {"width": "auto", "flex": "0 0 auto"}
+    def _game_rows(self, placeholder: str, code_tip: str, new_tip: str, css_class: str = "") -> W.VBox:
+        """The code box and the New / Save / Load row, the same on every table (the box has ``css_class`` too)."""
+        fixed = shared(W.Layout)         # none of these rows and words ever changes its layout
+        self.code = html_widget("sk-code", layout=fixed)
+        self.code_input = W.Text(placeholder=placeholder, layout=W.Layout(width="150px"),
+                                 _dom_classes=("sk-code-input",))
+        fit = {"layout": shared(W.Layout, width="auto", flex="0 0 auto")}
         self.play_code_button = button("Play code", "sk-play-code", "play", code_tip, **fit)
         self.play_code_button.on_click(self._on_play_code)
         self.new_button = button("New game", "sk-new", "plus", new_tip, **fit)
         self.new_button.on_click(self._on_new)
         self.opponents_pick = W.Dropdown(options=self.opponent_options(), value=(),
                                          tooltip="Who plays the next New game with you",
-                                         layout=W.Layout(width="140px", flex="0 0 auto"))
-        self.opponents_pick.add_class("sk-opponents-pick")
+                                         layout=W.Layout(width="140px", flex="0 0 auto"),
+                                         _dom_classes=("sk-opponents-pick",))
         self.save_button = button("Save", "sk-save", "download", "Make a download link of this game's record", **fit)
         self.save_button.on_click(self._on_save)
         self.upload = W.FileUpload(accept=".json,application/json", multiple=False, description="Load",
-                                   tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"))
-        self.upload.add_class("sk-load")
+                                   tooltip="Load a saved game record (.json)", layout=W.Layout(width="90px"),
+                                   style=shared(W.ButtonStyle), _dom_classes=("sk-load",))
         self.upload.observe(self._on_upload, names="value")
         # the download link (at Save, or the game's end) and the result code (at the end) are built when first shown
-        self._files_row = row(*in_order(self, FILES_ROW))
+        self._files_row = row(*in_order(self, FILES_ROW), layout=fixed)
         return W.VBox([
-            row(label("Game code"), self.code, self.code_input, self.play_code_button),
+            row(label("Game code", fixed), self.code, self.code_input, self.play_code_button, layout=fixed),
             self._files_row,
-        ])
+        ], _dom_classes=(css_class,) if css_class else (), layout=fixed)
 
     @cached_property
     def download(self) -> W.HTML:
@@ -184,36 +186,36 @@ class TableLayout:
         self.hooks.value = f"<div class='{css_class}' data-state=\"{data}\"></div>"
 
 
-def html_widget(css_class: str, value: str = "") -> W.HTML:
-    """An HTML widget with a hook class."""
-    w = W.HTML(value)
-    w.add_class(css_class)
-    return w
+def html_widget(css_class: str, value: str = "", layout: W.Layout | None = None) -> W.HTML:
+    """An HTML widget with a hook class; its ``layout`` (a shared one: it never changes) or one of its own."""
+    # the class goes in with the widget (an add_class after it is made is one more message), and every HTML shares
+    # one style model (none sets its style)
+    return W.HTML(value, _dom_classes=(css_class,), style=shared(HTMLStyle),
+                  **({"layout": layout} if layout is not None else {}))
 
 
-def label(text: str) -> W.HTML:
-    """Small grey words."""
-    return html_widget("sk-small", html.escape(text))
+def label(text: str, layout: W.Layout | None = None) -> W.HTML:
+    """Small grey words (``layout``: as ``html_widget``'s)."""
+    return html_widget("sk-small", html.escape(text), layout)
 
 
 def button(text: str, css_class: str, icon: str, tooltip: str, style: str = "", layout: W.Layout | None = None,
-           **settings: str) -> W.Button:
-    """A button with a hook class; its ``layout`` (one several buttons share), or a Layout of these ``settings``."""
+           colour: str | None = None, **settings: str) -> W.Button:
+    """A button with a hook class; its ``layout`` (one several buttons share), or a Layout of these ``settings``;
+    a style of its own if it has a ``colour`` (its background), else the one all plain buttons share."""
     # The layout goes in at once: a Layout set after the button was made leaves the first one open, a model of
-    # its own in the page's widget state.
+    # its own in the page's widget state. So does the class (an add_class after is one more message).
     if layout is None and settings:
         layout = W.Layout(**settings)
-    b = W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style,
-                 **({"layout": layout} if layout is not None else {}))
-    b.add_class(css_class)
-    return b
+    look = W.ButtonStyle(button_color=colour) if colour is not None else shared(W.ButtonStyle)
+    return W.Button(description=text, icon=icon, tooltip=tooltip, button_style=style, _dom_classes=(css_class,),
+                    style=look, **({"layout": layout} if layout is not None else {}))
 
 
-def row(*children: W.Widget) -> W.HBox:
-    """Widgets side by side."""
-    box = W.HBox(list(children))
-    box.add_class("sk-row")
-    return box
+def row(*children: W.Widget, css_class: str = "", layout: W.Layout | None = None) -> W.HBox:
+    """Widgets side by side (a ``css_class`` beside sk-row; ``layout``: a shared one, or one of its own)."""
+    return W.HBox(list(children), _dom_classes=("sk-row", css_class) if css_class else ("sk-row",),
+                  **({"layout": layout} if layout is not None else {}))
 
 
 def strip_tags(text: str) -> str:

@@ -12,7 +12,6 @@ from sheetkit.widgets.lazy import built
 from sheetkit.widgets.off_click import Job, off_click_path
 from sheetkit.widgets.query import share_query
 
-from sheetkit.analysis.results import result_code
 from sheetkit.core.errors import SheetkitError
 from sheetkit.core.protocol import GameState
 from sheetkit.core.records import dumps
@@ -82,6 +81,8 @@ class TableShare:
 
     def _result_code_html(self, st: GameState, kinds: list[str], hints: bool = False) -> str:
         """The result code line for a finished game (or why there is none)."""
+        from sheetkit.analysis.results import result_code  # here, at a game's end: the page loads sooner without it
+
         try:
             return (f"Result code: <code class='sk-result-text' style='user-select: all'>"
                     f"{html.escape(result_code(st, kinds, hints=hints))}</code>"

@@ -10,6 +10,18 @@
 - ``avenue_review``: looking back at one Avenue game.
 """
 
-from sheetkit.analysis.simulate import SimResult, run_games, summarize
+from __future__ import annotations
+
+from typing import Any
 
 __all__ = ["SimResult", "run_games", "summarize"]
+
+
+def __getattr__(name: str) -> Any:
+    """``run_games`` and the rest, imported when first asked for: a page that needs one analysis module (the Key
+    Harvest plots) does not load the batch runner (and ``statistics``) with it."""
+    if name in __all__:
+        from sheetkit.analysis import simulate
+
+        return getattr(simulate, name)
+    raise AttributeError(f"module 'sheetkit.analysis' has no attribute {name!r}")

@@ -123,8 +123,10 @@ class CountryBoard:
         self.geo = BoardGeometry(size, 10.0, 30.0)
         self.width = float(math.ceil(self.geo.width + 20))
         self.height = float(math.ceil(self.geo.top + self.geo.height + 8))
-        self.covers = HarvestCovers(size, scale)
         self.canvas = SheetCanvas(self.width, self.height, LAYERS, scale, css_class="sk-board", stacked=True)
+        # made after the board: a browser makes the canvases in this order and each tells the kernel it is ready,
+        # the board's (which draws it) first, not behind the four covers' (which draw nothing)
+        self.covers = HarvestCovers(size, scale)
         self.widget = self.canvas.widget
         self.widget.add_class("sk-sheet")   # the player's sheet, as on every table (browser tests find it)
         self._drawn: Any = None

@@ -214,9 +214,8 @@ class KeyHarvestDrawing:
             kids = []
             for v in values:
                 label = "Decline" if v == "decline" else v
-                b = button(label, f"sk-choice-{v}", "", f"Choose {v}", width="auto")
-                if v in CROPS:
-                    b.style.button_color = art.tint(art.CROP_COLOUR[CROPS.index(v)], 0.45)
+                b = button(label, f"sk-choice-{v}", "", f"Choose {v}", width="auto",
+                           colour=art.tint(art.CROP_COLOUR[CROPS.index(v)], 0.45) if v in CROPS else None)
                 b.on_click(functools.partial(self._on_choice, v))
                 kids.append(b)
             self.choice_box.children = tuple(kids)

@@ -15,6 +15,7 @@ from sheetkit.widgets.key_harvest import text as words
 from sheetkit.widgets.key_harvest.board import CountryBoard, OpponentBoards
 from sheetkit.widgets.key_harvest.town import TownBoard
 from sheetkit.widgets.lazy import cached_property, in_order
+from sheetkit.widgets.shared import shared
 from sheetkit.widgets.table_layout import button, html_widget, row
 
 from sheetkit.games.key_harvest import CROPS, KeyHarvestState
@@ -129,11 +130,12 @@ class KeyHarvestLayout:
         self.town = self._make_town(st)
         self.opponents = self._make_opponents(st)
 
-        self.status = html_widget("sk-status")
-        self.info = html_widget("sk-info")
+        # widgets whose layout never changes share one (each Layout is a model for the page to load; shared.py)
+        fixed = shared(W.Layout)
+        self.status = html_widget("sk-status", layout=fixed)
+        self.info = html_widget("sk-info", layout=fixed)
         self.action_buttons: dict[str, W.Button] = {}
-        # buttons that show and hide together share one Layout (each Layout is a model for the page to load)
-        always = W.Layout(width="auto")
+        always = shared(W.Layout, width="auto")
         for kind in words.ACTION_KINDS:
             b = button(words.ACTION_LABELS[kind], f"sk-act-{kind}", "", words.ACTION_HELP[kind], layout=always)
             b.on_click(functools.partial(self._on_action, kind))
@@ -143,9 +145,9 @@ class KeyHarvestLayout:
         self.end_turn_button.on_click(self._on_end_turn)
         self.undo_button = button("Undo", "sk-undo", "undo", "Take back your last move of this turn", layout=always)
         self.undo_button.on_click(self._on_undo)
-        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button)
-        self.actions.add_class("sk-actions")
-        self.why = html_widget("sk-why")
+        self.actions = row(*self.action_buttons.values(), self.end_turn_button, self.undo_button, self.hints.button,
+                           css_class="sk-actions")
+        self.why = html_widget("sk-why", layout=fixed)
         # the worker picker, the decision's buttons, the pass-the-screen box, Confirm / Clear of a bid and the end
         # panel are built when first shown (the properties below): hidden at the start, they only slowed the page
         self.worker_buttons: dict[str, W.Button] = {}
@@ -155,38 +157,32 @@ class KeyHarvestLayout:
         self.crop_buttons: list[W.Button] = []
         counters = W.Layout(width="auto")      # the five hide together while the screen is closed
         for c, crop in enumerate(CROPS):
-            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid", layout=counters)
-            b.style.button_color = art.tint(art.CROP_COLOUR[c], 0.45)
+            b = button(crop, f"sk-add-{crop}", "", f"Add one {crop} counter to your bid", layout=counters,
+                       colour=art.tint(art.CROP_COLOUR[c], 0.45))
             b.on_click(functools.partial(self._on_add_counter, c))
             self.crop_buttons.append(b)
-        self.screen_words = html_widget("sk-screen-words")
-        self.crop_row = row(*self.crop_buttons)
-        self.screen = W.VBox(in_order(self, SCREEN))
-        self.screen.add_class("sk-screen")
+        self.screen_words = html_widget("sk-screen-words", layout=fixed)
+        self.crop_row = row(*self.crop_buttons, layout=fixed)
+        self.screen = W.VBox(in_order(self, SCREEN), _dom_classes=("sk-screen",), layout=fixed)
 
-        self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move", width="auto")
+        self.next_button = button("Next step", "sk-next", "step-forward", "Show the next bot move", layout=always)
         self.next_button.on_click(self._on_next)
         self.auto = W.Checkbox(value=self._auto_default, description="Auto: bots play at once", indent=False,
-                               layout=W.Layout(width="auto"))
-        self.auto.add_class("sk-auto")
+                               layout=always, _dom_classes=("sk-auto",))
         self.auto.observe(self._on_auto, names="value")
-        self.play_row = row(self.next_button, self.auto)
+        self.play_row = row(self.next_button, self.auto, layout=fixed)
 
         self.game_rows = self._game_rows("KH-XXXX-XXXX", "Play the deal of a game code",
-                                         "A fresh deal, against the bots chosen beside")
-        self.game_rows.add_class("sk-kh-game")
-        self.log = html_widget("sk-log")
-        self.hooks = html_widget("sk-hooks")
-        self.hooks.layout.display = "none"
+                                         "A fresh deal, against the bots chosen beside", "sk-kh-game")
+        self.log = html_widget("sk-log", layout=fixed)
+        self.hooks = html_widget("sk-hooks", layout=shared(W.Layout, display="none"))
 
-        self.controls = W.VBox(in_order(self, CONTROLS))
-        self.controls.add_class("sk-kh-controls")
-        self.side = W.VBox(in_order(self, SIDE))
-        self.side.add_class("sk-kh-side")
+        self.controls = W.VBox(in_order(self, CONTROLS), _dom_classes=("sk-kh-controls",))
+        self.side = W.VBox(in_order(self, SIDE), _dom_classes=("sk-kh-side",), layout=fixed)
         # the board and the town in one column: KH_CSS's grid places them (board left, town under it or,
         # on a wide screen, in a third column); on a narrow screen the panel (the next action) comes first
-        self.left = W.VBox([self.board.widget, self.town.widget, self.opponents.widget, self.log])
-        self.left.add_class("sk-kh-left")
+        self.left = W.VBox([self.board.widget, self.town.widget, self.opponents.widget, self.log],
+                           _dom_classes=("sk-kh-left",), layout=fixed)
         self._page(KH_CSS, [self.side, self.left], [self.hooks], "sk-kh")
 
     # ----- the parts built when first shown -------------------------------------------------------

@@ -143,10 +143,9 @@ class KingdomTable(GameTable):
         self.terrain_buttons: dict[int, W.Button] = {}
         for t in TERRAINS:
             b = button(words.terrain_label(t.number), f"sk-terrain-{t.number}", "",
-                        f"Announce {t.plural} (crosses out one use)")
+                       f"Announce {t.plural} (crosses out one use)", colour=art.tint(t.colour, 0.45),
+                       width="auto", height="30px")
             b.add_class("sk-terrain")
-            b.style.button_color = art.tint(t.colour, 0.45)
-            b.layout = W.Layout(width="auto", height="30px")
             b.on_click(functools.partial(self._on_terrain, t.number))
             self.terrain_buttons[t.number] = b
         self.terrain_box = W.GridBox(list(self.terrain_buttons.values()),
