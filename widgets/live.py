@@ -23,9 +23,8 @@ from functools import cached_property
 from typing import Any
 
 import ipywidgets as W
-from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets.off_click import WorkerThread
-from sheetkit.widgets.shared import is_shared, shared
+from sheetkit.widgets.shared import HTMLStyle, is_shared, shared
 
 Part = Any  # an HTML string, a matplotlib Figure, or a widget
 DEFAULT_EVENTS = ("round", "over", "new")

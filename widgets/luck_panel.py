@@ -17,12 +17,11 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 import ipywidgets as W
-from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets import theme
 from sheetkit.widgets.lazy import built, cached_property, in_order
 from sheetkit.widgets.live import SWITCH_INTERVAL, _deferring_loop, close_widget
 from sheetkit.widgets.off_click import WorkerThread
-from sheetkit.widgets.shared import shared
+from sheetkit.widgets.shared import HTMLStyle, shared
 
 if TYPE_CHECKING:   # the analysis itself is imported at a game's end: the page loads without it
     from sheetkit.analysis.luck import Decision, LuckBudget, LuckReport

@@ -14,10 +14,9 @@ from typing import Any
 from urllib.parse import parse_qsl, urlencode
 
 import ipywidgets as W
-from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets.off_click import off_click_path
 from sheetkit.widgets.query import share_query
-from sheetkit.widgets.shared import shared
+from sheetkit.widgets.shared import HTMLStyle, shared
 
 from sheetkit.core.errors import SheetkitError
 from sheetkit.core.protocol import GameState

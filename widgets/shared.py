@@ -12,7 +12,10 @@ from typing import Any, TypeVar
 
 import ipywidgets as W
 
-__all__ = ["is_shared", "shared"]
+# ipywidgets does not export the HTML widget's style class: this is the one place that reaches for it
+from ipywidgets.widgets.widget_string import HTMLStyle
+
+__all__ = ["HTMLStyle", "is_shared", "shared"]
 
 T = TypeVar("T", bound=W.Widget)
 _FIXED: dict[type, type] = {}

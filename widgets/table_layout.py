@@ -13,10 +13,9 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 import ipywidgets as W
-from ipywidgets.widgets.widget_string import HTMLStyle
 from sheetkit.widgets import theme
 from sheetkit.widgets.lazy import built, cached_property, in_order
-from sheetkit.widgets.shared import shared
+from sheetkit.widgets.shared import HTMLStyle, shared
 
 # Page CSS every table adds on top of theme.CSS.
 TABLE_CSS = """<style>
