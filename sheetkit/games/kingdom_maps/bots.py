@@ -141,6 +141,7 @@ class Planner:
         self._map_memo: dict[str, Any] = {}
         self._scratch: MapScorer | None = None  # where groups are grown (``_grow``), a copy of ``scorer`` each time
         self._firsts: dict[int, tuple[Sequence[int], list[int]]] = {}  # id(starts) -> (starts, ``_blank_firsts``)
+        self._gains: Callable[..., Any] | None = None  # the gains loop, asked for once per planner (``_grow``)
 
     def room(self) -> int:
         """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
@@ -199,7 +200,9 @@ class Planner:
         exact = self.exact
         # ``MapScorer.deltas`` compiled for these criteria; with a fractional hint in play it also gives each
         # criterion's own gain (the tie-break needs them).
-        gain = sc.gains_function(exact)
+        gain = self._gains
+        if gain is None:
+            gain = self._gains = sc.gains_function(exact)
         size = len(group)
         if not size and self.blank_map:
             cand = self._blank_firsts(cand)
