@@ -71,7 +71,10 @@ def _tenfold(bonus: list[float]) -> list[float]:
     if got is None or got[0] is not bonus:
         if len(_TENFOLD) > 256:
             _TENFOLD.clear()
-        got = _TENFOLD[id(bonus)] = (bonus, [10 * b for b in bonus])  # the entry keeps the list, so its id
+        tenths = [10 * b for b in bonus]
+        if all(x.is_integer() for x in tenths):  # whole tenths as ints: the gains loops then add ints only
+            tenths = [int(x) for x in tenths]
+        got = _TENFOLD[id(bonus)] = (bonus, tenths)  # the entry keeps the list, so its id
     return got[1]
 
 
