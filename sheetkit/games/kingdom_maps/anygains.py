@@ -42,10 +42,7 @@ def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], fla
     hex's twelve parts (``SLOTS`` order); ``village`` and ``mixed`` are A6's and B3's guides in tenths as tables
     ``[kinds][blank]``; ``const`` is B4's gain (the same for every hex).
     """
-    cells, nc, nm, nbrs = sc.cells, sc.nc, sc.nm, sc.nbrs
-    gid, gsize, lmask = sc.gid, sc.gsize, sc.lmask
-    partners, row_of, rok, rows, pos_of = sc.partners, sc.row_of, sc.rok, sc.rows, sc.pos_of
-    rmask, rblank = sc.rmask, sc.rblank
+    cells, nc, nm, nbrs, gid, gsize, lmask, partners, row_of, rok, rows, pos_of, rmask, rblank = sc.tables
     a1, a2, a3, a4, a5, a6, b1, b2, b3, _b4, b5, b6, grouped, _alone, alone_parts = flags
     bit = 1 << t
     lake_t, field_t = t == LAKE, t == FIELD

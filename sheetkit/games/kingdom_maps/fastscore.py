@@ -122,7 +122,7 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr",
+    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr", "tables",
                  "lmask",
                  "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
 
@@ -153,6 +153,7 @@ class MapScorer:
             self.gid, self.gsize, self.gmembers, self.lmask = [-1] * n, [0] * n, {}, [0] * n
             self.rmask, self.rblank, self.rok = [0] * len(self.rows), list(blank_rows), [False] * len(self.rows)
             self.counts = [n, 0, 0, 0, 0, 0, 0]
+            self._bind()
             return
         nc = [0] * (n * T)  # nc[i*7 + t]: neighbours of hex i holding terrain t (t = 0: empty)
         nm = [0] * n  # bit t set when a neighbour holds terrain t (1–6)
@@ -205,6 +206,12 @@ class MapScorer:
         self.counts = [0] * 7
         for c in cells:
             self.counts[c] += 1
+        self._bind()
+
+    def _bind(self) -> None:
+        """``tables``: the lists the gains loops read, in one tuple (``place`` changes them in place, never rebinds)."""
+        self.tables = (self.cells, self.nc, self.nm, self.nbrs, self.gid, self.gsize, self.lmask, self.partners,
+                       self.row_of, self.rok, self.rows, self.pos_of, self.rmask, self.rblank)
 
     def copy(self) -> MapScorer:
         """An independent copy (cheap: flat lists)."""
@@ -224,6 +231,7 @@ class MapScorer:
         new.rmask, new.rblank = (list(self.rmask), list(self.rblank)) if self.b3 else (self.rmask, self.rblank)
         new.rok = list(self.rok) if self.b2 else self.rok
         new.counts = list(self.counts) if self.b4 else self.counts
+        new._bind()
         return new
 
     def copy_into(self, new: MapScorer) -> MapScorer:
