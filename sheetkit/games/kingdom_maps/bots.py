@@ -440,11 +440,12 @@ class GreedyBot:
         self._planned: tuple[Any, Planner] | None = None  # (map and bonus, its planner)
 
     # ----- helpers -----------------------------------------------------------------------
-    def _bonus(self, state: KingdomState, scores: dict[str, int]) -> list[float]:
-        """What drawing each hex is worth besides the criteria: a power, or a ? (the best criterion now)."""
+    def _bonus(self, state: KingdomState, scores: dict[str, int] | None) -> list[float]:
+        """What drawing each hex is worth besides the criteria: a power, or a ? (the best criterion now; 0 with
+        ``scores`` None, when no ? hex is left empty)."""
         board = state.board
         q = 0.0
-        if state.params.questions and state.criteria:
+        if scores is not None and state.params.questions and state.criteria:
             q = self.question_weight * max(scores.values())
         p = self.power_value if state.params.powers else 0.0
         key = (board, p, q)
@@ -484,8 +485,10 @@ class GreedyBot:
                         scorer.place(h, cells[h])
             if scorer is None:
                 scorer = MapScorer(state.board, cells, state.criteria)
-            scores = scorer.scores()  # = state.criterion_scores(player)
-            bonus = self._bonus(state, scores)
+            # The scores set what a ? hex is worth; once every ? hex is drawn that worth is read nowhere (the
+            # bonus of an empty hex is then the same for any ? worth), so they are left until a bank asks.
+            scores = scorer.scores() if any(not cells[i] for i in state.board.questions) else None
+            bonus = self._bonus(state, scores)  # = state.criterion_scores(player), when asked for
             if any(cells):
                 planner = Planner(state.board, cells, state.criteria, bonus, scorer)
             else:
