@@ -209,7 +209,7 @@ class Planner:
         size = len(group)
         if not size and self.blank_map:
             cand = self._blank_firsts(cand)
-        near = set(cand) if size else None  # the empty hexes touching the group (``next_hexes``)
+        fresh = not size  # a new group: after its first hex, only that hex's empty neighbours are candidates
         hexes: list[int] = []
         gains: list[float] = []
         total = 0.0
@@ -258,13 +258,16 @@ class Planner:
                 own = True
                 work, nc = sc.cells, sc.nc
             sc.place(best, terrain)
-            if near is None:
-                near = set()
-            near.discard(best)
-            for b in nbrs[best]:
-                if not work[b]:
-                    near.add(b)
-            cand = sorted(near)
+            # The empty hexes touching the group (``next_hexes``), in hex order: a board's neighbour lists are in
+            # hex order, and the few new ones are put in their place in C.
+            if fresh:
+                fresh = False
+                cand = [b for b in nbrs[best] if not work[b]]
+            else:
+                cand.remove(best)
+                for b in nbrs[best]:
+                    if not work[b] and b not in cand:
+                        insort(cand, b)
         return hexes, gains, size < amount
 
     def _blank_firsts(self, cand: Sequence[int]) -> Sequence[int]:
