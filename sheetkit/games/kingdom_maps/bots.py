@@ -17,6 +17,7 @@ the old bot is kept as ``tests/old_kingdom_greedy.py``).
 
 from __future__ import annotations
 
+import math
 from bisect import insort
 from collections.abc import Callable, Sequence
 from functools import lru_cache
@@ -212,7 +213,7 @@ class Planner:
         fresh = not size  # a new group: after its first hex, only that hex's empty neighbours are candidates
         hexes: list[int] = []
         gains: list[float] = []
-        total = 0.0
+        total = 0  # in tenths: an int while the bonuses are (``_tenfold``), so total / 10 is rounded once, as before
         while size < amount and cand:
             if exact:
                 ds, parts = gain(sc, cand, terrain, bonus10)
@@ -519,12 +520,14 @@ class GreedyBot:
         room = min(len(gains), amount)
         cost = self.power_cost
         lo, hi = shifts.start, shifts.stop
+        top = -math.inf if best is None else best[0] + 1e-9  # what an option must beat
         for v in dice:
             for sh in range(max(lo, 1 - v), min(hi, 7 - v)):
                 a = v + sh
                 worth = (gains[a - 1] if a <= room else NO_ROOM) - cost * abs(sh)
-                if best is None or worth > best[0] + 1e-9:
+                if worth > top:
                     best = (worth, terrain, v, sh)
+                    top = worth + 1e-9
         return best
 
     # ----- decisions ---------------------------------------------------------------------
