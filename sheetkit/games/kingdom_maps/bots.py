@@ -476,14 +476,14 @@ class GreedyBot:
         # The bonus is a function of these (and of the bot's own weights); the planner keeps its own copy of the map.
         key = (state.board, state.criteria, state.params.powers, state.params.questions)
         if self._planned is None or self._planned[0] != key or self._planned[1].cells != cells:
-            scorer = None
+            scorer = last = None
             if self._planned is not None and self._planned[0] == key:
                 # The same map a few hexes later: bring the last planner's tables up to date.
                 old = self._planned[1].cells
                 drawn = list(compress(range(len(cells)), map(ne, old, cells)))  # the hexes that differ, found in C
+                last = self._planned[1]
                 if not any(old[h] for h in drawn):
                     # The last planner is dropped now: its tables can be taken over, unless every blank map shares it.
-                    last = self._planned[1]
                     scorer = last.scorer.copy() if last.blank_map else last.scorer
                     for h in drawn:
                         scorer.place(h, cells[h])
@@ -495,6 +495,8 @@ class GreedyBot:
             bonus = self._bonus(state, scores)  # = state.criterion_scores(player), when asked for
             if any(cells):
                 planner = Planner(state.board, cells, state.criteria, bonus, scorer)
+                if last is not None:  # its scratch copy too (same board and criteria): it is refilled at each group
+                    planner._scratch = last._scratch
             else:
                 # Every blank map with these criteria and bonuses is planned alike (the other seats' first
                 # turn, later games with the same criteria): one shared planner, its plans made once.
