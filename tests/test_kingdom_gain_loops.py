@@ -39,7 +39,8 @@ def test_the_generic_and_the_compiled_loop_equal_deltas(seed: int) -> None:
             for t in range(1, 7):
                 split: list[list[int]] = []
                 want = sc.deltas(empties, t, split, bonus)
-                parts = [tuple(p[SLOTS[c]] for c in codes) for p in split]
+                live = {SLOTS[c] for c in codes}  # parts: all twelve slots, 0 for a criterion not in play
+                parts = [tuple(x if k in live else 0 for k, x in enumerate(p)) for p in split]
                 for loop in (gl._generic_gains, gl._compiled_gains):
                     assert loop(codes, False)(sc, empties, t, bonus) == want, (loop.__name__, codes, t)
                     assert loop(codes, True)(sc, empties, t, bonus) == (want, parts), (loop.__name__, codes, t)

@@ -34,13 +34,12 @@ _RUN = 10 * RUN_POINTS
 
 
 def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], flags: tuple[Any, ...],
-              pick: Callable[[tuple[int, ...]], tuple[int, ...]] | None,
-              village: Sequence[tuple[int, int]], mixed: Sequence[tuple[int, int]], const: int) -> Any:
-    """Each hex's gain (tenths, bonus included) as ``t``; with ``pick``, also (gains, each hex's parts).
+              split: bool, village: Sequence[tuple[int, int]], mixed: Sequence[tuple[int, int]], const: int) -> Any:
+    """Each hex's gain (tenths, bonus included) as ``t``; with ``split``, also (gains, each hex's parts).
 
-    ``flags`` = ``fastscore._flags(sc.use, t)``; ``pick`` takes the criteria in play, in their order, from a
-    hex's twelve parts (``SLOTS`` order); ``village`` and ``mixed`` are A6's and B3's guides in tenths as tables
-    ``[kinds][blank]``; ``const`` is B4's gain (the same for every hex).
+    ``flags`` = ``fastscore._flags(sc.use, t)``; a hex's parts are its twelve gains per criterion in ``SLOTS``
+    order (A1…B6; 0 for a criterion not in play); ``village`` and ``mixed`` are A6's and B3's guides in tenths
+    as tables ``[kinds][blank]``; ``const`` is B4's gain (the same for every hex).
     """
     cells, nc, nm, nbrs, gid, gsize, lmask, partners, row_of, rok, rows, pos_of, rmask, rblank = sc.tables
     a1, a2, a3, a4, a5, a6, b1, b2, b3, _b4, b5, b6, grouped, _alone, alone_parts = flags
@@ -189,6 +188,6 @@ def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], fla
                 y3 = row_gain[r] = mixed[(m | bit).bit_count()][blanks > 1] - mixed[m.bit_count()][blanks > 0]
             d += y3
         out.append(d)
-        if pick is not None:
-            parts.append(pick((x1, x2, x3, x4, x5, x6, y1, y2, y3, const, y5, y6)))
-    return (out, parts) if pick is not None else out
+        if split:  # (the whole tuple: picking the criteria in play out of it cost more than building it)
+            parts.append((x1, x2, x3, x4, x5, x6, y1, y2, y3, const, y5, y6))
+    return (out, parts) if split else out

@@ -29,7 +29,7 @@ from sheetkit.core.bots import RandomBot
 from sheetkit.core.errors import IllegalAction
 from sheetkit.games.kingdom_maps.board import Board
 from sheetkit.games.kingdom_maps.criteria import BUSY_POINTS, CRITERIA
-from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, MapScorer, T
+from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, SLOTS, MapScorer, T
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Place, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
 from sheetkit.games.kingdom_maps.placement import empty_patches, next_hexes
@@ -83,7 +83,7 @@ def _tenfold(bonus: list[float]) -> list[float]:
 def _criteria_tables(criteria: tuple[str, ...], codes: tuple[str, ...]) -> tuple[Any, ...]:
     """What a planner reads about its criteria, made once per set: (any fractional hint, each criterion's slot in a
     part, A3 / A6 / B3 in play, their slots, each criterion for the tie signatures)."""
-    slot = {c: k for k, c in enumerate(codes)}  # where each criterion's gain sits in a part
+    slot = {c: SLOTS[c] for c in codes}  # where each criterion's gain sits in a part (``SLOTS`` order)
     # Each criterion for the tie signatures: (its code if its hint is fractional else None, its slot).
     kinds = tuple((c if c in FRACTIONAL else None, slot[c]) for c in criteria)
     return (bool(FRACTIONAL & set(criteria)), slot, "A3" in criteria, "A6" in criteria, "B3" in criteria,

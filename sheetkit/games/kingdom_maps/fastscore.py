@@ -431,7 +431,8 @@ class MapScorer:
     def gains_function(self, parts: bool = False) -> Callable[..., Any]:
         """``f(scorer, hexes, t, bonus)`` = ``scorer.deltas(hexes, t, None, bonus)``, fast for these criteria.
 
-        With ``parts``, f returns (gains, parts): each hex's gain per criterion, as a tuple in ``codes`` order.
+        With ``parts``, f returns (gains, parts): each hex's gain per criterion, a tuple in ``SLOTS`` order (A1…B6;
+        0 for a criterion not in play).
         A set's first ``gainloops.COMPILE_AFTER`` asks get ``anygains.any_gains``; later ones its compiled loop.
         """
         return gains_for(self.codes, parts)

@@ -1,7 +1,8 @@
 """The greedy bot's gains loops: for a set of criteria, what each candidate hex adds if drawn as terrain ``t``.
 
 ``gains_for(codes, parts)`` gives ``gains(scorer, hexes, t, bonus)`` = ``MapScorer.deltas(hexes, t, None,
-bonus)`` (with ``parts``: also each hex's gain per criterion, in ``codes`` order). A set's first
+bonus)`` (with ``parts``: also each hex's twelve gains per criterion, in ``SLOTS`` order, 0 for a criterion not
+in play). A set's first
 ``COMPILE_AFTER`` asks get ``anygains.any_gains`` (``deltas``' loop with its flags fixed per call); after
 that, a loop generated and compiled for the set (only its criteria's blocks) — compiling costs ~1 ms, about
 what the compiled loop saves in one solo game, and solo criteria are rolled per deal. The small tables and
@@ -14,7 +15,6 @@ from __future__ import annotations
 import re
 from collections.abc import Callable, Sequence
 from functools import lru_cache
-from operator import itemgetter
 from typing import Any
 
 from sheetkit.games.kingdom_maps.anygains import any_gains
@@ -261,7 +261,7 @@ def _compiled_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., A
         body.append("else:\n" + "\n".join(f"    x{c} = 0" for c in grouped))
     body += [_BLOCKS[c] for c in ("A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
     # Each criterion's gain in tenths; 'const' for B4 (the same for every hex).
-    terms = ["const" if c == "B4" else f"x{c}" for c in codes]
+    terms = [("const" if c == "B4" else f"x{c}") if c in use else "0" for c in SLOTS]  # all twelve, SLOTS order
     # Summed in deltas' order (const + bonus first), so that even a fractional bonus gives the same float.
     order = [f"x{c}" for c in ("A1", "A2", "B5", "B6", "A3", "A4", "A5", "A6", "B1", "B2", "B3") if c in use]
     code = ["        " + ln for block in body for ln in block.splitlines() if ln.strip()]
@@ -304,15 +304,10 @@ def _generic_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., An
     """``gains(scorer, hexes, t, bonus)`` for these criteria through ``any_gains`` (nothing compiled)."""
     use = frozenset(codes)
     b4 = "B4" in use
-    slots = [SLOTS[c] for c in codes]
-    pick = None
-    if with_parts:
-        pick = itemgetter(*slots) if len(slots) > 1 else (lambda v, i=slots[0]: (v[i],))
-
     flags = [(), *(_flags(use, t) for t in range(1, 7))]
 
     def gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float]) -> Any:
-        return any_gains(sc, hexes, t, bonus, flags[t], pick, _VILLAGE_T, _MIXED_T,
+        return any_gains(sc, hexes, t, bonus, flags[t], with_parts, _VILLAGE_T, _MIXED_T,
                          _scarce_gain(sc.counts, t) if b4 else 0)
 
     return gains
