@@ -510,26 +510,31 @@ class GreedyBot:
             self._planned = (key, planner)
         return self._planned[1]
 
-    def _scan(self, terrain: int, dice: Sequence[int], planner: Planner, shifts: range,
-              best: tuple[float, int, int, int] | None) -> tuple[float, int, int, int] | None:
-        """``best`` (worth, terrain, die, shift) after this terrain's options, each die and power spend in order.
+    def _options(self, dice: Sequence[int], planner: Planner, shifts: range) -> tuple[int, list[tuple[Any, ...]]]:
+        """(the amount to plan for, each option in scan order: (hexes, power cost, die, shift)) for these dice.
 
-        An option replaces ``best`` only when it is worth more by 1e-9, so over a whole scan the first option
-        with the highest worth wins; shifts that would leave 1–6 hexes are the only ones looked at.
+        Only shifts that would leave 1–6 hexes are options. The same for every terrain an announce looks at.
         """
         amount = min(min(6, max(dice) + shifts.stop - 1), planner.room())
-        gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
-        room = min(len(gains), amount)
         cost = self.power_cost
         lo, hi = shifts.start, shifts.stop
+        return amount, [(v + sh, cost * abs(sh), v, sh) for v in dice for sh in range(max(lo, 1 - v), min(hi, 7 - v))]
+
+    def _scan(self, terrain: int, amount: int, options: list[tuple[Any, ...]], planner: Planner,
+              best: tuple[float, int, int, int] | None) -> tuple[float, int, int, int] | None:
+        """``best`` (worth, terrain, die, shift) after this terrain's ``options`` (``_options``), in order.
+
+        An option replaces ``best`` only when it is worth more by 1e-9, so over a whole scan the first option
+        with the highest worth wins.
+        """
+        gains = planner._plan(terrain, amount)[1]  # = planner.group(terrain, amount)[1], without copying it
+        room = min(len(gains), amount)
         top = -math.inf if best is None else best[0] + 1e-9  # what an option must beat
-        for v in dice:
-            for sh in range(max(lo, 1 - v), min(hi, 7 - v)):
-                a = v + sh
-                worth = (gains[a - 1] if a <= room else NO_ROOM) - cost * abs(sh)
-                if worth > top:
-                    best = (worth, terrain, v, sh)
-                    top = worth + 1e-9
+        for a, cost, v, sh in options:
+            worth = (gains[a - 1] if a <= room else NO_ROOM) - cost
+            if worth > top:
+                best = (worth, terrain, v, sh)
+                top = worth + 1e-9
         return best
 
     # ----- decisions ---------------------------------------------------------------------
@@ -538,12 +543,11 @@ class GreedyBot:
         key = (state.turn, state.step)
         if state.phase == ANNOUNCE:
             planner = self._planner(state, player)
-            dice = sorted(set(state.dice))
-            shifts = self._shifts(state, player)
+            amount, options = self._options(sorted(set(state.dice)), planner, self._shifts(state, player))
             best: tuple[float, int, int, int] | None = None
             for t in range(1, 7):
                 if s.uses[t] > 0:
-                    best = self._scan(t, dice, planner, shifts, best)
+                    best = self._scan(t, amount, options, planner, best)
             assert best is not None
             _, t, v, sh = best
             self._want = (key, sh)
@@ -556,9 +560,10 @@ class GreedyBot:
                 if state.solo:
                     rest = list(state.dice)
                     rest.remove(v)
-                    best = self._scan(rest[0], [v], planner, shifts, best)
+                    terrain = rest[0]
                 else:
-                    best = self._scan(state.terrain or 1, [v], planner, shifts, best)
+                    terrain = state.terrain or 1
+                best = self._scan(terrain, *self._options([v], planner, shifts), planner, best)
             assert best is not None
             _, _, v, sh = best
             self._want = (key, sh)
