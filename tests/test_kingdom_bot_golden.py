@@ -88,8 +88,8 @@ def test_incremental_gains_equal_full_rescoring(seed: int) -> None:
 @pytest.mark.parametrize("seed", range(6))
 def test_compiled_gains_equal_the_reference_deltas(seed: int) -> None:
     """The loop the bot runs (``MapScorer.gains_function``, generated per set of criteria) gives exactly ``deltas``'
-    gains, and per criterion exactly its ``split`` (twelve slots), for random criteria, maps, terrains and bonuses (one of them
-    fractional, where the order of the additions shows in the last bit)."""
+    gains, and per criterion exactly its ``split`` (twelve slots), for random criteria, maps, terrains and bonuses
+    (one of them fractional, where the order of the additions shows in the last bit)."""
     board = load_map("default")
     rng = random.Random(100 + seed)
     checked = 0

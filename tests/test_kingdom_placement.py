@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import itertools
+import random
 import time
 
 import pytest
@@ -24,7 +25,7 @@ from sheetkit.games.kingdom_maps import (
     next_hexes,
     start_hexes,
 )
-from sheetkit.games.kingdom_maps.placement import largest_room
+from sheetkit.games.kingdom_maps.placement import BIG, largest_room, patches_after
 
 SMALL = Board(HexGrid.hexagon(2).hexes, name="radius-2")
 ODD = Board([(0, 0), (1, 0), (2, 0), (3, 0), (3, 1), (2, 2), (1, 2), (0, 2), (0, 1)], name="ring")
@@ -199,3 +200,30 @@ def test_the_groups_own_messages() -> None:
     state.apply(0, Place(1, 0))
     with pytest.raises(IllegalAction, match="that hex doesn't touch the group you are drawing"):
         state.apply(0, Place(-1, 0))
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(0, 2**32 - 1), st.integers(1, 14))
+def test_patches_after_a_drawing_are_the_flood_fills_below_big(seed: int, drawings: int) -> None:
+    """The bot's patches after each drawing (docs/kingdom_maps.md §Drawing: a group needs a patch of its size),
+    kept from drawing to drawing, are exactly the flood fill's where it is below ``BIG``, and ``BIG`` or more
+    where it is not — on the default map and on a ring whose patches split."""
+    rng = random.Random(seed)
+    for board in (load_map("default"), ODD):
+        cells = [0] * board.size
+        patches = empty_patches(board, cells)
+        for _ in range(drawings):
+            empty = [i for i in range(board.size) if not cells[i]]
+            if not empty:
+                break
+            group = [rng.choice(empty)]  # a connected group of 1–6 hexes
+            for _ in range(rng.randint(0, 5)):
+                near = sorted({b for g in group for b in board.nbrs[g] if not cells[b] and b not in group})
+                if not near:
+                    break
+                group.append(rng.choice(near))
+            for h in group:
+                cells[h] = rng.randint(1, 6)
+            patches = patches_after(board, cells, patches, group)
+            full = empty_patches(board, cells)
+            assert [p if p < BIG else BIG for p in full] == [p if p < BIG else BIG for p in patches], (cells, group)

@@ -9,7 +9,7 @@ the compiled loop pays for itself. ``tests/test_kingdom_bot_golden.py`` checks b
 
 from __future__ import annotations
 
-from collections.abc import Callable, Sequence
+from collections.abc import Sequence
 from typing import Any
 
 from sheetkit.games.kingdom_maps.criteria import (

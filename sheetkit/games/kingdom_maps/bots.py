@@ -32,7 +32,7 @@ from sheetkit.games.kingdom_maps.criteria import BUSY_POINTS, CRITERIA
 from sheetkit.games.kingdom_maps.fastscore import FRACTIONAL, POINT_EIGHTS, SLOTS, MapScorer, T
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Place, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE
-from sheetkit.games.kingdom_maps.placement import empty_patches, next_hexes
+from sheetkit.games.kingdom_maps.placement import BIG, empty_patches, next_hexes, patches_after
 from sheetkit.games.kingdom_maps.state import KingdomState
 from sheetkit.games.kingdom_maps.terrains import FIELD, LAKE, VILLAGE
 
@@ -116,7 +116,7 @@ class Planner:
     """
 
     def __init__(self, board: Board, cells: Sequence[int], criteria: Sequence[str], bonus: Sequence[float],
-                 scorer: MapScorer | None = None) -> None:
+                 scorer: MapScorer | None = None, patches: list[int] | None = None) -> None:
         self.board = board
         self.cells = list(cells)
         self.bonus = bonus if isinstance(bonus, list) else list(bonus)  # the bot's own lists are never changed
@@ -125,7 +125,8 @@ class Planner:
         self.criteria = tuple(criteria)
         (self.exact, self.slot, self.a3, self.a6, self.b3, self.i_a3, self.i_a6, self.i_b3,
          self._kinds) = _criteria_tables(self.criteria, self.scorer.codes)
-        self.patches = empty_patches(board, cells)
+        # Each empty hex's patch size (exact below ``BIG``; ``placement.patches_after`` when given)
+        self.patches = empty_patches(board, cells) if patches is None else patches
         self.degree = _degrees(board)
         # Where a new group may start (any amount): empty, touching the map (anywhere on a blank map).
         nc, patches = self.scorer.nc, self.patches
@@ -148,12 +149,13 @@ class Planner:
         self._gains: Callable[..., Any] | None = None  # the gains loop, asked for once per planner (``_grow``)
 
     def room(self) -> int:
-        """The biggest amount this map can still take in one turn (``placement.largest_room``)."""
+        """The biggest amount this map can still take in one turn (``placement.largest_room``), at most ``BIG``
+        (7: more than any drawing) once the map is drawn on."""
         if self.blank_map:
             return self.board.size
         if self._room is None:
             patches = self.patches
-            self._room = max((patches[i] for i in self.open), default=0)
+            self._room = min(max((patches[i] for i in self.open), default=0), BIG)
         return self._room
 
     def starts(self, amount: int) -> list[int]:
@@ -476,7 +478,7 @@ class GreedyBot:
         # The bonus is a function of these (and of the bot's own weights); the planner keeps its own copy of the map.
         key = (state.board, state.criteria, state.params.powers, state.params.questions)
         if self._planned is None or self._planned[0] != key or self._planned[1].cells != cells:
-            scorer = last = None
+            scorer = last = patches = None
             if self._planned is not None and self._planned[0] == key:
                 # The same map a few hexes later: bring the last planner's tables up to date.
                 old = self._planned[1].cells
@@ -487,6 +489,7 @@ class GreedyBot:
                     scorer = last.scorer.copy() if last.blank_map else last.scorer
                     for h in drawn:
                         scorer.place(h, cells[h])
+                    patches = patches_after(state.board, cells, last.patches, drawn)
             if scorer is None:
                 scorer = MapScorer(state.board, cells, state.criteria)
             # The scores set what a ? hex is worth; once every ? hex is drawn that worth is read nowhere (the
@@ -494,7 +497,7 @@ class GreedyBot:
             scores = scorer.scores() if any(not cells[i] for i in state.board.questions) else None
             bonus = self._bonus(state, scores)  # = state.criterion_scores(player), when asked for
             if any(cells):
-                planner = Planner(state.board, cells, state.criteria, bonus, scorer)
+                planner = Planner(state.board, cells, state.criteria, bonus, scorer, patches)
                 if last is not None:  # its scratch copy too (same board and criteria): it is refilled at each group
                     planner._scratch = last._scratch
             else:

@@ -122,9 +122,10 @@ def _village_state(kinds: int, blank: bool) -> int:
 class MapScorer:
     """One player's map and the running tables that make a hex's score gain a few look-ups."""
 
-    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr", "tables",
+    __slots__ = ("b2", "b3", "b4", "board", "cells", "codes", "counts", "gid", "gmembers", "grouped", "gsize", "gterr",
                  "lmask",
-                 "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows", "use")
+                 "masks", "nbrs", "nc", "nm", "partners", "pos_of", "rblank", "rmask", "rok", "row_of", "rows",
+                 "tables", "use")
 
     def __init__(self, board: Board, cells: Sequence[int], codes: Sequence[str]) -> None:
         self.board = board
