@@ -328,11 +328,14 @@ class Planner:
                             if sc.village_counts_delta(h, terrain) != zero:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
-                    a3 = self._a3_float
-                    v0 = a3(sc, ties[0], terrain, memo, mm)
-                    for h in ties:
-                        if a3(sc, h, terrain, memo, mm) != v0:
-                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                    terms = mm.get("A3terms")
+                    if terms is None:
+                        terms = mm["A3terms"] = sc.a3_terms()
+                    floats = sc.a3_floats(ties, terrain, terms)  # every tied hex's in one call
+                    if floats.count(floats[0]) != len(floats):
+                        for h, v in zip(ties, floats, strict=True):  # (the signatures read them back)
+                            memo[("A3", h)] = v
+                        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 return None
         return self._tie_sigs(sc, split, ties, terrain, memo, mm)
 
