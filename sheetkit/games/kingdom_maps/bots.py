@@ -217,12 +217,16 @@ class Planner:
             best = cand[j]
             n_tied = ds.count(best_e)
             if n_tied > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
-                for _ in range(n_tied - 1):
-                    j = ds.index(best_e, j + 1)
-                    at.append(j)
-                ties = [cand[i] for i in at]
-                values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
+                if n_tied == len(cand):  # every candidate (most ties): no picking
+                    ties: Sequence[int] = cand
+                    values = self._tie_floats(sc, parts, ties, terrain) if exact else None
+                else:
+                    at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
+                    for _ in range(n_tied - 1):
+                        j = ds.index(best_e, j + 1)
+                        at.append(j)
+                    ties = [cand[i] for i in at]
+                    values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     if n_tied > 6:  # (many ties, as on an early map: counted in C)
                         empty = nc[::T]
@@ -283,7 +287,7 @@ class Planner:
             self._firsts[id(cand)] = (cand, firsts)  # the entry keeps cand, so its id stays its own
         return firsts
 
-    def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int],
+    def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: Sequence[int],
                     terrain: int) -> list[float] | None:
         """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
 
@@ -339,7 +343,7 @@ class Planner:
                 return None
         return self._tie_sigs(sc, split, ties, terrain, memo, mm)
 
-    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int], terrain: int,
+    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: Sequence[int], terrain: int,
                   memo: dict[Any, Any], mm: dict[str, Any]) -> list[float] | None:
         """``_tie_floats`` in general: each tied hex's signature, then one float per distinct signature."""
         bonus = self.bonus
