@@ -332,14 +332,18 @@ class Planner:
                             if sc.village_counts_delta(h, terrain) != zero:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
-                    terms = mm.get("A3terms")
-                    if terms is None:
-                        terms = mm["A3terms"] = sc.a3_terms()
-                    floats = sc.a3_floats(ties, terrain, terms)  # every tied hex's in one call
-                    if floats.count(floats[0]) != len(floats):
-                        for h, v in zip(ties, floats, strict=True):  # (the signatures read them back)
-                            memo[("A3", h)] = v
-                        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                    codes = mm.get("A3codes")
+                    if codes is None:
+                        codes = mm["A3codes"] = sc.a3_codes()
+                    if not sc.a3_same(ties, terrain, codes):  # (most ties are: the same additions)
+                        base = mm.get("A3terms")
+                        if base is None:
+                            base = mm["A3terms"] = sc.a3_terms()
+                        floats = sc.a3_floats(ties, terrain, base)  # every tied hex's in one call
+                        if floats.count(floats[0]) != len(floats):
+                            for h, v in zip(ties, floats, strict=True):  # (the signatures read them back)
+                                memo[("A3", h)] = v
+                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 return None
         return self._tie_sigs(sc, split, ties, terrain, memo, mm)
 

@@ -71,6 +71,21 @@ def _point_eights(n: int) -> tuple[float, ...]:
 A3Terms = tuple[list[int], list[int], list[float], int, list[float]]  # ``MapScorer.a3_terms``
 _A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
 _LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
+_NONZERO = bytes([0] + [1] * 255)  # ``bytes.translate`` tables, for ``MapScorer.a3_codes``
+
+
+def _a3_code(key: int) -> int:
+    """A hex's A3 term from its key (terrain | an empty neighbour << 3 | a lake neighbour << 4): 0 none (or no
+    hint), 1 a dry field's 0.4, 2 a lake's 0.8, 3 a watered field."""
+    c, empty, lakes = key & 7, key >> 3 & 1, key >> 4 & 1
+    if c == LAKE:
+        return 2 if empty else 0
+    if c == FIELD:
+        return 3 if lakes else 1 if empty else 0
+    return 0
+
+
+_A3_CODE = bytes(_a3_code(k) for k in range(256))
 
 POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
 
@@ -616,6 +631,45 @@ class MapScorer:
         if at <= n:
             seq.insert(at - start, _A3_FLOAT[mine])
         return 2 * count + reduce(add, seq, before[start])
+
+    def a3_codes(self) -> bytes:
+        """Each hex's A3 term on this map, a byte per hex (``_a3_code``: 0 none, 1 a 0.4, 2 a 0.8, 3 watered)."""
+        cells, nc = self.cells, self.nc
+        # Each hex's key (terrain | an empty neighbour << 3 | a lake neighbour << 4), one byte per hex, in C.
+        key = (int.from_bytes(bytes(cells), "big") | int.from_bytes(bytes(nc[::T]).translate(_NONZERO), "big") << 3
+               | int.from_bytes(bytes(nc[LAKE::T]).translate(_NONZERO), "big") << 4)
+        return key.to_bytes(len(cells), "big").translate(_A3_CODE)
+
+    def a3_same(self, hexes: Sequence[int], t: int, codes: bytes) -> bool:
+        """Whether A3's float is surely the same whichever of ``hexes`` is drawn as ``t`` (``codes``: this map's
+        ``a3_codes()``): it is when they leave the same watered fields and the same hint terms in the same order,
+        as then the float sums make the same additions (terms taken away or added elsewhere do not matter)."""
+        cells, nc, nbrs = self.cells, self.nc, self.nbrs
+        watering = t == LAKE
+        first = None
+        for h in hexes:
+            mod = bytearray(codes)  # as in ``a3_floats``: h takes away its neighbours' terms and adds its own
+            for b in nbrs[h]:
+                c = cells[b]
+                if c == LAKE:
+                    if nc[b * T] == 1:
+                        mod[b] = 0
+                elif c == FIELD and not nc[b * T + LAKE]:
+                    if watering:
+                        mod[b] = 3
+                    elif nc[b * T] == 1:
+                        mod[b] = 0
+            if t == LAKE:
+                if nc[h * T]:
+                    mod[h] = 2
+            elif t == FIELD:
+                mod[h] = 3 if nc[h * T + LAKE] else 1 if nc[h * T] else 0
+            key = (mod.count(3), mod.translate(None, b"\x00\x03"))  # the watered fields, the hints in order
+            if first is None:
+                first = key
+            elif key != first:
+                return False
+        return True
 
     def a3_floats(self, hexes: Sequence[int], t: int, base: A3Terms) -> list[float]:
         """``a3_guide(h, t, base)`` for each ``h`` in ``hexes``, to the last bit, in one call (the exact-tie check).
