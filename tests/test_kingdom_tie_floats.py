@@ -71,3 +71,21 @@ def test_a3_same_when_the_terms_are(seed: int) -> None:
             if same:
                 assert len({guide[empties.index(h)] for h in hexes}) == 1
     assert sc.a3_codes() == codes  # (the map is left as it was)
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_b3_floats_equal_the_guide(seed: int) -> None:
+    """``MapScorer.b3_floats`` == B3's guide of the map with each hex drawn, for every empty hex and terrain."""
+    board = load_map("default")
+    rng = random.Random(seed)
+    fill = rng.random()
+    cells = [rng.randint(1, 6) if rng.random() < fill else 0 for _ in range(board.size)]
+    sc = MapScorer(board, cells, ["B3"])
+    empties = [i for i in range(board.size) if not cells[i]]
+    for t in range(1, 7):
+        want = []
+        for h in empties:
+            after = cells.copy()
+            after[h] = t
+            want.append(CRITERIA["B3"].guide(board, after))
+        assert sc.b3_floats(empties, t) == want, t

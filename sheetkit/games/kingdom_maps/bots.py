@@ -317,7 +317,7 @@ class Planner:
                             rows: dict[int, int] = {}  # a hex per row
                             for g in ties:
                                 rows.setdefault(row_of[g], g)
-                            if len({sc.fractional_guide("B3", g, terrain) for g in rows.values()}) > 1:
+                            if len(set(sc.b3_floats(list(rows.values()), terrain))) > 1:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
                 if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)

@@ -591,6 +591,33 @@ class MapScorer:
                 nc[b * T + t] -= 1
                 nm[b] = m
 
+    def b3_floats(self, hexes: Sequence[int], t: int) -> list[float]:
+        """``fractional_guide("B3", h, t)`` for each ``h`` in ``hexes``, to the last bit, in one call: the rows'
+        terms are read once, and ``h`` changes only its own row's."""
+        row_of = self.row_of
+        terms = []  # each row's hint as the float it adds (0.0 for none: adding it leaves the sum as it was)
+        count = 0
+        for m, blanks in zip(self.rmask, self.rblank, strict=True):
+            kinds = m.bit_count()
+            if kinds >= MIXED_KINDS:
+                count += 1
+                terms.append(0.0)
+            else:
+                terms.append(2.0 if blanks and kinds == MIXED_KINDS - 1 else
+                             0.8 if blanks and kinds == MIXED_KINDS - 2 else 0.0)
+        bit = 1 << t
+        out = []
+        for h in hexes:
+            r = row_of[h]
+            old, blanks = self.rmask[r], self.rblank[r] - 1
+            kinds = (old | bit).bit_count()
+            cnt = count + (kinds >= MIXED_KINDS) - (old.bit_count() >= MIXED_KINDS)
+            seq = terms.copy()
+            seq[r] = (0.0 if kinds >= MIXED_KINDS else 2.0 if blanks and kinds == MIXED_KINDS - 1 else
+                      0.8 if blanks and kinds == MIXED_KINDS - 2 else 0.0)
+            out.append(MIXED_POINTS * cnt + reduce(add, seq, 0.0))
+        return out
+
     def a3_terms(self) -> A3Terms:
         """A3's hint on this map as ``fractional_guide`` adds it, for ``a3_guide``: the lakes and fields in hex
         order, their terms (tenths: 8, 4 or 0; -1 for a watered field), the float sum before each term (and
