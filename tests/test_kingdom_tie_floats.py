@@ -89,3 +89,23 @@ def test_b3_floats_equal_the_guide(seed: int) -> None:
             after[h] = t
             want.append(CRITERIA["B3"].guide(board, after))
         assert sc.b3_floats(empties, t) == want, t
+
+
+@pytest.mark.parametrize("seed", range(40))
+def test_village_deltas_equal_the_counts(seed: int) -> None:
+    """``MapScorer.village_deltas`` == what drawing each hex does to ``village_counts``, for every empty hex."""
+    board = load_map("default")
+    rng = random.Random(seed)
+    fill = rng.random()
+    cells = [rng.choice((1, 2, 3, 4, 5, 6, 6, 6)) if rng.random() < fill else 0 for _ in range(board.size)]
+    sc = MapScorer(board, cells, ["A6"])
+    count, hinted = sc.village_counts()
+    empties = [i for i in range(board.size) if not cells[i]]
+    for t in range(1, 7):
+        want = []
+        for h in empties:
+            after = cells.copy()
+            after[h] = t
+            c, k = MapScorer(board, after, ["A6"]).village_counts()
+            want.append((c - count, k - hinted))
+        assert sc.village_deltas(empties, t) == want, t

@@ -321,16 +321,9 @@ class Planner:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
                 if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
-                    nc = sc.nc
-                    if terrain == VILLAGE:
-                        near = ties
-                    else:
-                        near = [h for h in ties if nc[h * T + VILLAGE]]
-                    if near:
-                        zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
-                        for h in near:
-                            if sc.village_counts_delta(h, terrain) != zero:
-                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                    deltas = sc.village_deltas(ties, terrain)
+                    if deltas.count(deltas[0]) != len(deltas):
+                        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
                     codes = mm.get("A3codes")
                     if codes is None:
