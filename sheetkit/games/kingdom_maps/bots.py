@@ -320,10 +320,17 @@ class Planner:
                             if len(set(sc.b3_floats(list(rows.values()), terrain))) > 1:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
-                if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
-                    deltas = sc.village_deltas(ties, terrain)
-                    if deltas.count(deltas[0]) != len(deltas):
-                        return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                if self.a6:
+                    # A6's entry: what h does to the village counts, (scoring, hinted) = (dc, dk), of which the
+                    # tied hexes' equal gains give 20·dc + 8·dk: two can differ only by (2, −5) or more, so only
+                    # when one of them moves 3 hints or more (one each), i.e. has 3 villages by it or more.
+                    nc = sc.nc
+                    for h in ties:
+                        if nc[h * T + VILLAGE] > 2:
+                            deltas = sc.village_deltas(ties, terrain)
+                            if deltas.count(deltas[0]) != len(deltas):
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                            break
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
                     codes = mm.get("A3codes")
                     if codes is None:
