@@ -226,12 +226,16 @@ class Planner:
             best = cand[j]
             n_tied = ds.count(best_e)
             if n_tied > 1:  # exact ties: the full-rescoring bot's float, then the most drawn neighbours
-                at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
-                for _ in range(n_tied - 1):
-                    j = ds.index(best_e, j + 1)
-                    at.append(j)
-                ties = [cand[i] for i in at]
-                values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
+                if n_tied == len(cand):  # every candidate (most ties): no picking
+                    ties: Sequence[int] = cand
+                    values = self._tie_floats(sc, parts, ties, terrain) if exact else None
+                else:
+                    at = [j]  # where they are, found in C (ties are common, the lists of candidates long)
+                    for _ in range(n_tied - 1):
+                        j = ds.index(best_e, j + 1)
+                        at.append(j)
+                    ties = [cand[i] for i in at]
+                    values = self._tie_floats(sc, [parts[i] for i in at], ties, terrain) if exact else None
                 if values is None:  # the most drawn neighbours, the first of them
                     if n_tied > 6:  # (many ties, as on an early map: counted in C)
                         empty = nc[::T]
@@ -295,7 +299,7 @@ class Planner:
             self._firsts[id(cand)] = (cand, firsts)  # the entry keeps cand, so its id stays its own
         return firsts
 
-    def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int],
+    def _tie_floats(self, sc: MapScorer, split: list[tuple[int, ...]], ties: Sequence[int],
                     terrain: int) -> list[float] | None:
         """The full-rescoring bot's float for each tied hex — or None when they are surely all the same.
 
@@ -325,30 +329,37 @@ class Planner:
                             rows: dict[int, int] = {}  # a hex per row
                             for g in ties:
                                 rows.setdefault(row_of[g], g)
-                            if len({sc.fractional_guide("B3", g, terrain) for g in rows.values()}) > 1:
+                            if len(set(sc.b3_floats(list(rows.values()), terrain))) > 1:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
-                if self.a6:  # A6's entry: what h does to the village counts (nothing without a village by it)
+                if self.a6:
+                    # A6's entry: what h does to the village counts, (scoring, hinted) = (dc, dk), of which the
+                    # tied hexes' equal gains give 20·dc + 8·dk: two can differ only by (2, −5) or more, so only
+                    # when one of them moves 3 hints or more (one each), i.e. has 3 villages by it or more.
                     nc = sc.nc
-                    if terrain == VILLAGE:
-                        near = ties
-                    else:
-                        near = [h for h in ties if nc[h * T + VILLAGE]]
-                    if near:
-                        zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
-                        for h in near:
-                            if sc.village_counts_delta(h, terrain) != zero:
-                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
-                if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
-                    a3 = self._a3_float
-                    v0 = a3(sc, ties[0], terrain, memo, mm)
                     for h in ties:
-                        if a3(sc, h, terrain, memo, mm) != v0:
+                        if nc[h * T + VILLAGE] > 2:
+                            deltas = sc.village_deltas(ties, terrain)
+                            if deltas.count(deltas[0]) != len(deltas):
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                            break
+                if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
+                    codes = mm.get("A3codes")
+                    if codes is None:
+                        codes = mm["A3codes"] = sc.a3_codes()
+                    if not sc.a3_same(ties, terrain, codes):  # (most ties are: the same additions)
+                        base = mm.get("A3terms")
+                        if base is None:
+                            base = mm["A3terms"] = sc.a3_terms()
+                        floats = sc.a3_floats(ties, terrain, base)  # every tied hex's in one call
+                        if floats.count(floats[0]) != len(floats):
+                            for h, v in zip(ties, floats, strict=True):  # (the signatures read them back)
+                                memo[("A3", h)] = v
                             return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 return None
         return self._tie_sigs(sc, split, ties, terrain, memo, mm)
 
-    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: list[int], terrain: int,
+    def _tie_sigs(self, sc: MapScorer, split: list[tuple[int, ...]], ties: Sequence[int], terrain: int,
                   memo: dict[Any, Any], mm: dict[str, Any]) -> list[float] | None:
         """``_tie_floats`` in general: each tied hex's signature, then one float per distinct signature."""
         bonus = self.bonus
