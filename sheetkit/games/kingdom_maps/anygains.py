@@ -23,6 +23,7 @@ from sheetkit.games.kingdom_maps.criteria import (
     REGION_POINTS,
     RUN_MIN,
     RUN_POINTS,
+    SCARCE_POINTS,
 )
 from sheetkit.games.kingdom_maps.terrains import FIELD, LAKE, MEADOW, VILLAGE
 
@@ -31,16 +32,32 @@ _LAKE_OTHERS = 0b1111110 & ~(1 << LAKE)
 _NOT_VILLAGE = 0b1111110 & ~(1 << VILLAGE)
 _BORDER = 10 * BORDER_POINTS
 _RUN = 10 * RUN_POINTS
+_SCARCE_WEIGHTS = (10 * SCARCE_POINTS, 30, 20, 10, 0, 0, 0)  # B4's weights (tenths), scarcest terrain first
 
 
-def any_gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float], flags: tuple[Any, ...],
-              split: bool, village: Sequence[tuple[int, int]], mixed: Sequence[tuple[int, int]], const: int) -> Any:
+def scarce_gain(counts: Sequence[int], t: int) -> int:
+    """B4's gain (tenths) from one more hex of ``t`` with these terrain counts (index 0: empty hexes).
+
+    In the sorted counts the one that grows is the last equal to ``t``'s (the order stays sorted), so the
+    gain is the weight of that place: = ``gainloops._scarce_tenths`` after − before, without sorting twice.
+    """
+    c = counts[t]
+    return _SCARCE_WEIGHTS[(counts[1] <= c) + (counts[2] <= c) + (counts[3] <= c) + (counts[4] <= c)
+                           + (counts[5] <= c) + (counts[6] <= c) - 1]
+
+
+def any_gains(split: bool, flags_by_terrain: Sequence[tuple[Any, ...]], b4: bool, village: Sequence[tuple[int, int]],
+              mixed: Sequence[tuple[int, int]], sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float]) -> Any:
     """Each hex's gain (tenths, bonus included) as ``t``; with ``split``, also (gains, each hex's parts).
 
-    ``flags`` = ``fastscore._flags(sc.use, t)``; a hex's parts are its twelve gains per criterion in ``SLOTS``
-    order (A1…B6; 0 for a criterion not in play); ``village`` and ``mixed`` are A6's and B3's guides in tenths
-    as tables ``[kinds][blank]``; ``const`` is B4's gain (the same for every hex).
+    The first five arguments are fixed per set of criteria (``gainloops._generic_gains`` binds them with
+    ``functools.partial``, a call in C): ``flags_by_terrain[t]`` = ``gainloops._flags(sc.use, t)``; ``b4``: B4
+    in play (its gain is the same for every hex); ``village`` and ``mixed`` are A6's and B3's guides in tenths
+    as tables ``[kinds][blank]``. A hex's parts are its twelve gains per criterion in ``SLOTS`` order (A1…B6; 0
+    for a criterion not in play).
     """
+    flags = flags_by_terrain[t]
+    const = scarce_gain(sc.counts, t) if b4 else 0
     cells, nc, nm, nbrs, gid, gsize, lmask, partners, row_of, rok, rows, pos_of, rmask, rblank = sc.tables
     a1, a2, a3, a4, a5, a6, b1, b2, b3, _b4, b5, b6, grouped, _alone, alone_parts = flags
     bit = 1 << t

@@ -14,10 +14,10 @@ from __future__ import annotations
 
 import re
 from collections.abc import Callable, Sequence
-from functools import lru_cache
+from functools import lru_cache, partial
 from typing import Any
 
-from sheetkit.games.kingdom_maps.anygains import any_gains
+from sheetkit.games.kingdom_maps.anygains import any_gains, scarce_gain
 from sheetkit.games.kingdom_maps.criteria import (
     BORDER_POINTS,
     BUSY_KINDS,
@@ -287,7 +287,7 @@ def _compiled_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., A
     else:
         lines.append("    return out")
     namespace: dict[str, Any] = {"_village_tenths": _village_tenths, "_mixed_tenths": _mixed_tenths,
-                                 "_scarce_gain": _scarce_gain}
+                                 "_scarce_gain": scarce_gain}
     exec(compile("\n".join(ln for ln in lines if ln), f"<kingdom gains {' '.join(codes)}>", "exec"), namespace)
     return namespace["gains"]
 
@@ -303,25 +303,5 @@ _ASKED: dict[tuple[tuple[str, ...], bool], int] = {}  # (codes, parts) -> how of
 def _generic_gains(codes: tuple[str, ...], with_parts: bool) -> Callable[..., Any]:
     """``gains(scorer, hexes, t, bonus)`` for these criteria through ``any_gains`` (nothing compiled)."""
     use = frozenset(codes)
-    b4 = "B4" in use
-    flags = [(), *(_flags(use, t) for t in range(1, 7))]
-
-    def gains(sc: Any, hexes: Sequence[int], t: int, bonus: Sequence[float]) -> Any:
-        return any_gains(sc, hexes, t, bonus, flags[t], with_parts, _VILLAGE_T, _MIXED_T,
-                         _scarce_gain(sc.counts, t) if b4 else 0)
-
-    return gains
-
-
-_SCARCE_WEIGHTS = (10 * SCARCE_POINTS, 30, 20, 10, 0, 0, 0)  # B4's weights (tenths), scarcest terrain first
-
-
-def _scarce_gain(counts: Sequence[int], t: int) -> int:
-    """B4's gain (tenths) from one more hex of ``t`` with these terrain counts (index 0: empty hexes).
-
-    In the sorted counts the one that grows is the last equal to ``t``'s (the order stays sorted), so the
-    gain is the weight of that place: = ``_scarce_tenths`` after − before, without sorting twice.
-    """
-    c = counts[t]
-    return _SCARCE_WEIGHTS[(counts[1] <= c) + (counts[2] <= c) + (counts[3] <= c) + (counts[4] <= c)
-                           + (counts[5] <= c) + (counts[6] <= c) - 1]
+    flags = ((), *(_flags(use, t) for t in range(1, 7)))
+    return partial(any_gains, with_parts, flags, "B4" in use, _VILLAGE_T, _MIXED_T)
