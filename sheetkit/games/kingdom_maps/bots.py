@@ -332,10 +332,7 @@ class Planner:
                                 return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
-                    codes = mm.get("A3codes")
-                    if codes is None:
-                        codes = mm["A3codes"] = sc.a3_codes()
-                    if not sc.a3_same(ties, terrain, codes):  # (most ties are: the same additions)
+                    if not sc.a3_same(ties, terrain):  # (most ties are: the same additions)
                         base = mm.get("A3terms")
                         if base is None:
                             base = mm["A3terms"] = sc.a3_terms()
