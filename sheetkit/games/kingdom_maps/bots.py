@@ -327,9 +327,11 @@ class Planner:
                     nc = sc.nc
                     for h in ties:
                         if nc[h * T + VILLAGE] > 2:
-                            deltas = sc.village_deltas(ties, terrain)
-                            if deltas.count(deltas[0]) != len(deltas):
-                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                            near = ties if terrain == VILLAGE else [g for g in ties if nc[g * T + VILLAGE]]
+                            zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
+                            for g in near:
+                                if sc.village_counts_delta(g, terrain) != zero:
+                                    return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
                     if not sc.a3_same(ties, terrain):  # (most ties are: the same additions)

@@ -799,38 +799,6 @@ class MapScorer:
                 dk += (new == 1) - (old == 1)
         return dc, dk
 
-    def village_deltas(self, hexes: Sequence[int], t: int) -> list[tuple[int, int]]:
-        """``village_counts_delta(h, t)`` for each ``h`` in ``hexes``, in one call (the exact-tie check): (0, 0)
-        without a village by ``h``, unless ``t`` is a village."""
-        cells, nc, nm, nbrs = self.cells, self.nc, self.nm, self.nbrs
-        other = ~(1 << VILLAGE)
-        village = t == VILLAGE
-        bit = 0 if village else 1 << t
-        out = []
-        for h in hexes:
-            if not village and not nc[h * T + VILLAGE]:
-                out.append((0, 0))
-                continue
-            dc = dk = 0
-            if village:  # h's own state (``_village_state``, written out)
-                kinds = (nm[h] & other).bit_count()
-                if kinds >= BUSY_KINDS:
-                    dc += 1
-                elif nc[h * T] and kinds == BUSY_KINDS - 1:
-                    dk += 1
-            for b in nbrs[h]:
-                if cells[b] == VILLAGE:
-                    m = nm[b] & other
-                    kinds, empty = m.bit_count(), nc[b * T]
-                    old = 2 if kinds >= BUSY_KINDS else 1 if empty and kinds == BUSY_KINDS - 1 else 0
-                    kinds = (m | bit).bit_count()
-                    new = 2 if kinds >= BUSY_KINDS else 1 if empty > 1 and kinds == BUSY_KINDS - 1 else 0
-                    if new != old:
-                        dc += (new == 2) - (old == 2)
-                        dk += (new == 1) - (old == 1)
-            out.append((dc, dk))
-        return out
-
     def whole_guides(self) -> dict[str, int]:
         """The guide (tenths) of each criterion in play whose guide is a whole number: all but A3, A6, B3."""
         scores = self.scores([c for c in self.codes if c not in FRACTIONAL])
