@@ -651,7 +651,9 @@ class MapScorer:
         them change a term is read: the rest is the same for all."""
         cells, nc, nbrs = self.cells, self.nc, self.nbrs
         watering = t == LAKE
-        changes = []  # per hex, as in ``a3_floats``: (hex, its new term) for the terms it takes away and its own
+        # Drawing h only takes terms away from its neighbours (a lake's 0.8 when h was its last empty neighbour, a
+        # dry field's 0.4 when h waters it or was its last empty neighbour) and adds its own.
+        changes = []  # per hex: (hex, its new term) for the terms it takes away and its own
         lo, hi = len(cells), -1
         for h in hexes:
             ch = []
@@ -700,61 +702,6 @@ class MapScorer:
             elif key != first:
                 return False
         return True
-
-    def a3_floats(self, hexes: Sequence[int], t: int, base: A3Terms) -> list[float]:
-        """``a3_guide(h, t, base)`` for each ``h`` in ``hexes``, to the last bit, in one call (the exact-tie check).
-
-        Drawing ``h`` only takes terms away from its neighbours (a lake's 0.8 when ``h`` was its last empty
-        neighbour, a dry field's 0.4 when ``h`` waters it or was its last empty neighbour) and adds its own:
-        a term taken away adds 0.0 in the same place, which leaves the float sum as it was."""
-        lf, _, before, count, floats = base
-        cells, nc, nbrs = self.cells, self.nc, self.nbrs
-        n = len(lf)
-        watering = t == LAKE
-        out = []
-        for h in hexes:
-            cnt = count
-            start = n
-            gone = []  # places (in ``lf``) whose term goes
-            for b in nbrs[h]:
-                c = cells[b]
-                if c == LAKE:
-                    if nc[b * T] != 1:
-                        continue
-                elif c == FIELD and not nc[b * T + LAKE]:
-                    if watering:
-                        cnt += 1
-                    elif nc[b * T] != 1:
-                        continue
-                else:
-                    continue
-                k = bisect_left(lf, b)
-                gone.append(k)
-                if k < start:
-                    start = k
-            x = 0.0  # h's own term
-            if t == LAKE:
-                if nc[h * T]:
-                    x = 0.8
-            elif t == FIELD:
-                if nc[h * T + LAKE]:
-                    cnt += 1
-                elif nc[h * T]:
-                    x = 0.4
-            if x:
-                at = bisect_left(lf, h)
-                if at < start:
-                    start = at
-            elif start == n:  # nothing moves: the map's own sum
-                out.append(2 * cnt + before[n])
-                continue
-            seq = floats[start:]
-            for k in gone:
-                seq[k - start] = 0.0
-            if x:
-                seq.insert(at - start, x)
-            out.append(2 * cnt + reduce(add, seq, before[start]))
-        return out
 
     def term_hexes(self, code: str, h: int) -> list[int]:
         """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
