@@ -339,23 +339,19 @@ class Planner:
                     nc = sc.nc
                     for h in ties:
                         if nc[h * T + VILLAGE] > 2:
-                            deltas = sc.village_deltas(ties, terrain)
-                            if deltas.count(deltas[0]) != len(deltas):
-                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                            near = ties if terrain == VILLAGE else [g for g in ties if nc[g * T + VILLAGE]]
+                            zero = (0, 0) if len(near) < len(ties) else sc.village_counts_delta(near[0], terrain)
+                            for g in near:
+                                if sc.village_counts_delta(g, terrain) != zero:
+                                    return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                             break
                 if self.a3 and (lake_field or first[self.i_a3]):  # A3's entry: its float itself
-                    codes = mm.get("A3codes")
-                    if codes is None:
-                        codes = mm["A3codes"] = sc.a3_codes()
-                    if not sc.a3_same(ties, terrain, codes):  # (most ties are: the same additions)
-                        base = mm.get("A3terms")
-                        if base is None:
-                            base = mm["A3terms"] = sc.a3_terms()
-                        floats = sc.a3_floats(ties, terrain, base)  # every tied hex's in one call
-                        if floats.count(floats[0]) != len(floats):
-                            for h, v in zip(ties, floats, strict=True):  # (the signatures read them back)
-                                memo[("A3", h)] = v
-                            return self._tie_sigs(sc, split, ties, terrain, memo, mm)
+                    if not sc.a3_same(ties, terrain):  # (most ties are: the same additions)
+                        a3 = self._a3_float
+                        v0 = a3(sc, ties[0], terrain, memo, mm)
+                        for h in ties:
+                            if a3(sc, h, terrain, memo, mm) != v0:
+                                return self._tie_sigs(sc, split, ties, terrain, memo, mm)
                 return None
         return self._tie_sigs(sc, split, ties, terrain, memo, mm)
 

@@ -71,21 +71,6 @@ def _point_eights(n: int) -> tuple[float, ...]:
 A3Terms = tuple[list[int], list[int], list[float], int, list[float]]  # ``MapScorer.a3_terms``
 _A3_FLOAT = {8: 0.8, 4: 0.4, 0: 0.0, -1: 0.0}  # what a term of A3's hint adds to its float sum
 _LAKE_OR_FIELD = tuple(t in (LAKE, FIELD) for t in range(7))
-_NONZERO = bytes([0] + [1] * 255)  # ``bytes.translate`` tables, for ``MapScorer.a3_codes``
-
-
-def _a3_code(key: int) -> int:
-    """A hex's A3 term from its key (terrain | an empty neighbour << 3 | a lake neighbour << 4): 0 none (or no
-    hint), 1 a dry field's 0.4, 2 a lake's 0.8, 3 a watered field."""
-    c, empty, lakes = key & 7, key >> 3 & 1, key >> 4 & 1
-    if c == LAKE:
-        return 2 if empty else 0
-    if c == FIELD:
-        return 3 if lakes else 1 if empty else 0
-    return 0
-
-
-_A3_CODE = bytes(_a3_code(k) for k in range(256))
 
 POINT_EIGHTS = _point_eights(200)  # k × 0.8 added one at a time, as A6's hint adds them (last bit included)
 
@@ -669,99 +654,64 @@ class MapScorer:
             seq.insert(at - start, _A3_FLOAT[mine])
         return 2 * count + reduce(add, seq, before[start])
 
-    def a3_codes(self) -> bytes:
-        """Each hex's A3 term on this map, a byte per hex (``_a3_code``: 0 none, 1 a 0.4, 2 a 0.8, 3 watered)."""
-        cells, nc = self.cells, self.nc
-        # Each hex's key (terrain | an empty neighbour << 3 | a lake neighbour << 4), one byte per hex, in C.
-        key = (int.from_bytes(bytes(cells), "big") | int.from_bytes(bytes(nc[::T]).translate(_NONZERO), "big") << 3
-               | int.from_bytes(bytes(nc[LAKE::T]).translate(_NONZERO), "big") << 4)
-        return key.to_bytes(len(cells), "big").translate(_A3_CODE)
-
-    def a3_same(self, hexes: Sequence[int], t: int, codes: bytes) -> bool:
-        """Whether A3's float is surely the same whichever of ``hexes`` is drawn as ``t`` (``codes``: this map's
-        ``a3_codes()``): it is when they leave the same watered fields and the same hint terms in the same order,
-        as then the float sums make the same additions (terms taken away or added elsewhere do not matter)."""
+    def a3_same(self, hexes: Sequence[int], t: int) -> bool:
+        """Whether A3's float is surely the same whichever of ``hexes`` is drawn as ``t``: it is when they leave
+        the same watered fields and the same hint terms in the same order, as then the float sums make the same
+        additions (terms taken away or added elsewhere do not matter). Only the stretch of hexes where some of
+        them change a term is read: the rest is the same for all."""
         cells, nc, nbrs = self.cells, self.nc, self.nbrs
         watering = t == LAKE
-        first = None
+        # Drawing h only takes terms away from its neighbours (a lake's 0.8 when h was its last empty neighbour, a
+        # dry field's 0.4 when h waters it or was its last empty neighbour) and adds its own.
+        changes = []  # per hex: (hex, its new term) for the terms it takes away and its own
+        lo, hi = len(cells), -1
         for h in hexes:
-            mod = bytearray(codes)  # as in ``a3_floats``: h takes away its neighbours' terms and adds its own
+            ch = []
             for b in nbrs[h]:
                 c = cells[b]
                 if c == LAKE:
                     if nc[b * T] == 1:
-                        mod[b] = 0
+                        ch.append((b, 0))
                 elif c == FIELD and not nc[b * T + LAKE]:
                     if watering:
-                        mod[b] = 3
+                        ch.append((b, 3))
                     elif nc[b * T] == 1:
-                        mod[b] = 0
-            if t == LAKE:
+                        ch.append((b, 0))
+            if watering:
                 if nc[h * T]:
-                    mod[h] = 2
+                    ch.append((h, 2))
             elif t == FIELD:
-                mod[h] = 3 if nc[h * T + LAKE] else 1 if nc[h * T] else 0
+                if nc[h * T + LAKE]:
+                    ch.append((h, 3))
+                elif nc[h * T]:
+                    ch.append((h, 1))
+            for b, _ in ch:
+                if b < lo:
+                    lo = b
+                if b > hi:
+                    hi = b
+            changes.append(ch)
+        if hi < 0:  # no hex changes a term: the map's own sum for all
+            return True
+        # The stretch's terms, a byte per hex (0 none, 1 a dry field's 0.4, 2 a lake's 0.8, 3 a watered field).
+        stretch = bytearray(hi + 1 - lo)
+        for i in compress(range(lo, hi + 1), map(_LAKE_OR_FIELD.__getitem__, cells[lo:hi + 1])):
+            if cells[i] == LAKE:
+                if nc[i * T]:
+                    stretch[i - lo] = 2
+            else:
+                stretch[i - lo] = 3 if nc[i * T + LAKE] else 1 if nc[i * T] else 0
+        first = None
+        for ch in changes:
+            mod = stretch.copy()
+            for b, k in ch:
+                mod[b - lo] = k
             key = (mod.count(3), mod.translate(None, b"\x00\x03"))  # the watered fields, the hints in order
             if first is None:
                 first = key
             elif key != first:
                 return False
         return True
-
-    def a3_floats(self, hexes: Sequence[int], t: int, base: A3Terms) -> list[float]:
-        """``a3_guide(h, t, base)`` for each ``h`` in ``hexes``, to the last bit, in one call (the exact-tie check).
-
-        Drawing ``h`` only takes terms away from its neighbours (a lake's 0.8 when ``h`` was its last empty
-        neighbour, a dry field's 0.4 when ``h`` waters it or was its last empty neighbour) and adds its own:
-        a term taken away adds 0.0 in the same place, which leaves the float sum as it was."""
-        lf, _, before, count, floats = base
-        cells, nc, nbrs = self.cells, self.nc, self.nbrs
-        n = len(lf)
-        watering = t == LAKE
-        out = []
-        for h in hexes:
-            cnt = count
-            start = n
-            gone = []  # places (in ``lf``) whose term goes
-            for b in nbrs[h]:
-                c = cells[b]
-                if c == LAKE:
-                    if nc[b * T] != 1:
-                        continue
-                elif c == FIELD and not nc[b * T + LAKE]:
-                    if watering:
-                        cnt += 1
-                    elif nc[b * T] != 1:
-                        continue
-                else:
-                    continue
-                k = bisect_left(lf, b)
-                gone.append(k)
-                if k < start:
-                    start = k
-            x = 0.0  # h's own term
-            if t == LAKE:
-                if nc[h * T]:
-                    x = 0.8
-            elif t == FIELD:
-                if nc[h * T + LAKE]:
-                    cnt += 1
-                elif nc[h * T]:
-                    x = 0.4
-            if x:
-                at = bisect_left(lf, h)
-                if at < start:
-                    start = at
-            elif start == n:  # nothing moves: the map's own sum
-                out.append(2 * cnt + before[n])
-                continue
-            seq = floats[start:]
-            for k in gone:
-                seq[k - start] = 0.0
-            if x:
-                seq.insert(at - start, x)
-            out.append(2 * cnt + reduce(add, seq, before[start]))
-        return out
 
     def term_hexes(self, code: str, h: int) -> list[int]:
         """The hexes, in order, that may hold a term of ``code``'s hint once ``h`` is drawn (its scan)."""
@@ -805,38 +755,6 @@ class MapScorer:
                 dc += (new == 2) - (old == 2)
                 dk += (new == 1) - (old == 1)
         return dc, dk
-
-    def village_deltas(self, hexes: Sequence[int], t: int) -> list[tuple[int, int]]:
-        """``village_counts_delta(h, t)`` for each ``h`` in ``hexes``, in one call (the exact-tie check): (0, 0)
-        without a village by ``h``, unless ``t`` is a village."""
-        cells, nc, nm, nbrs = self.cells, self.nc, self.nm, self.nbrs
-        other = ~(1 << VILLAGE)
-        village = t == VILLAGE
-        bit = 0 if village else 1 << t
-        out = []
-        for h in hexes:
-            if not village and not nc[h * T + VILLAGE]:
-                out.append((0, 0))
-                continue
-            dc = dk = 0
-            if village:  # h's own state (``_village_state``, written out)
-                kinds = (nm[h] & other).bit_count()
-                if kinds >= BUSY_KINDS:
-                    dc += 1
-                elif nc[h * T] and kinds == BUSY_KINDS - 1:
-                    dk += 1
-            for b in nbrs[h]:
-                if cells[b] == VILLAGE:
-                    m = nm[b] & other
-                    kinds, empty = m.bit_count(), nc[b * T]
-                    old = 2 if kinds >= BUSY_KINDS else 1 if empty and kinds == BUSY_KINDS - 1 else 0
-                    kinds = (m | bit).bit_count()
-                    new = 2 if kinds >= BUSY_KINDS else 1 if empty > 1 and kinds == BUSY_KINDS - 1 else 0
-                    if new != old:
-                        dc += (new == 2) - (old == 2)
-                        dk += (new == 1) - (old == 1)
-            out.append((dc, dk))
-        return out
 
     def whole_guides(self) -> dict[str, int]:
         """The guide (tenths) of each criterion in play whose guide is a whole number: all but A3, A6, B3."""
