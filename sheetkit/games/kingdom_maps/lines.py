@@ -14,10 +14,11 @@ from dataclasses import dataclass
 from typing import Any
 
 from sheetkit.games.kingdom_maps.board import Board
-from sheetkit.games.kingdom_maps.bots import GreedyBot, Planner, _places
+from sheetkit.games.kingdom_maps.bots import GreedyBot
 from sheetkit.games.kingdom_maps.dice import DiceSource
 from sheetkit.games.kingdom_maps.moves import Announce, Bank, KingdomAction, Pass, Pick, Power
 from sheetkit.games.kingdom_maps.phases import ANNOUNCE, DRAW
+from sheetkit.games.kingdom_maps.planner import Planner, _places
 from sheetkit.games.kingdom_maps.state import KingdomState
 
 ENUM_CAP = 400  # the most groups one drawing may list when groups are enumerated exhaustively
