@@ -182,12 +182,7 @@ class GreedyBot:
             shifts = self._shifts(state, player)
             best = None
             for v in state.pick_options(player):
-                if state.solo:
-                    rest = list(state.dice)
-                    rest.remove(v)
-                    terrain = rest[0]
-                else:
-                    terrain = state.terrain or 1
+                terrain = state.pick_terrain(v) or 1
                 best = self._scan(terrain, *self._options([v], planner, shifts), planner, best)
             assert best is not None
             _, _, v, sh = best

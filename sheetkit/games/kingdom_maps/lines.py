@@ -191,13 +191,7 @@ def _heads(state: KingdomState, player: int) -> list[tuple[tuple[KingdomAction, 
     if s.die is None:
         out = []
         for v in state.pick_options(player):
-            if state.solo:
-                rest = list(state.dice)
-                rest.remove(v)
-                t = rest[0]
-            else:
-                t = state.terrain or 1
-            out.append(((Pick(v),), t, v, s.shift))
+            out.append(((Pick(v),), state.pick_terrain(v) or 1, v, s.shift))
         return out
     return [((), state.terrain or 1, s.die, s.shift)]
 

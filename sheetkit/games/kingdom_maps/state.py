@@ -170,6 +170,15 @@ class KingdomState(RecordedGame, code_prefix="KM", presets=PRESETS):
             rest.remove(self.taken)
         return sorted(set(rest))
 
+    def pick_terrain(self, die: int) -> int | None:
+        """The terrain a ``Pick(die)`` draws: solo, the other die's number (docs/kingdom_maps.md §Solo play);
+        otherwise the one announced."""
+        if self.solo:
+            rest = list(self.dice)
+            rest.remove(die)
+            return rest[0]
+        return self.terrain
+
     def amount(self, player: int) -> int | None:
         """How many hexes ``player`` draws in this drawing (None before they have a die)."""
         return self.sheets[player].amount
@@ -256,10 +265,7 @@ class KingdomState(RecordedGame, code_prefix="KM", presets=PRESETS):
             self.phase = DRAW
         elif isinstance(action, Pick):
             s.die = action.die
-            if self.solo:
-                rest = list(self.dice)
-                rest.remove(action.die)
-                self.terrain = rest[0]
+            self.terrain = self.pick_terrain(action.die)
         elif isinstance(action, Power):
             s.spent += 1
             s.shift += action.delta
