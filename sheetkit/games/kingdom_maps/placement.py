@@ -54,12 +54,17 @@ def patches_after(board: Board, cells: Sequence[int], before: Sequence[int], dra
     """
     nbrs = board.nbrs
     size = list(before)
-    done: set[int] = set()
+    done: set[int] = set()  # empty hexes whose piece is known
+    big: set[int] = set()  # of those, the ones in a big piece (their sizes from before stand: BIG or more)
     for h in drawn:
         size[h] = 0
     for h in drawn:
         for s in nbrs[h]:
             if cells[s] or s in done:
+                continue
+            if not big.isdisjoint(nbrs[s]):  # it touches a big piece: it is in it
+                big.add(s)
+                done.add(s)
                 continue
             seen = {s}
             patch = [s]
@@ -75,8 +80,7 @@ def patches_after(board: Board, cells: Sequence[int], before: Sequence[int], dra
                 for i in patch:
                     size[i] = n
             else:
-                for i in patch:
-                    size[i] = max(size[i], BIG)
+                big |= seen
             done |= seen
     return size
 
