@@ -57,6 +57,7 @@ from sheetkit.games.kingdom_maps.tiefloats import FRACTIONAL, POINT_EIGHTS, TieF
 
 __all__ = ["FRACTIONAL", "POINT_EIGHTS", "SLOTS", "MapScorer", "T"]  # (the bots and the tests read these here)
 
+
 @lru_cache(maxsize=16)
 def _tables(board: Board) -> tuple[tuple[int, ...], tuple[int, ...], tuple[tuple[int, ...], ...]]:
     """Per hex: its row number, its position in the row, and its partners along the border walk (B1)."""

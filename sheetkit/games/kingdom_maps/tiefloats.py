@@ -22,10 +22,12 @@ from sheetkit.games.kingdom_maps.gainloops import T, _scarce_tenths
 from sheetkit.games.kingdom_maps.terrains import BLANK, FIELD, LAKE, VILLAGE
 
 # Criteria whose bot hint is not a whole number: their float sums can differ in the last bit with the
-# order of the terms, so exact ties between hexes are settled on the floats (see bots.GreedyBot).
+# order of the terms, so exact ties between hexes are settled on the floats (see planner.Planner).
 FRACTIONAL = frozenset({"A3", "A6", "B3"})
 
+
 def _point_eights(n: int) -> tuple[float, ...]:
+    """0, 0.8, 0.8 + 0.8, … (n + 1 sums), each made by one more addition, as A6's hint adds its terms."""
     out, s = [0.0], 0.0
     for _ in range(n):
         s += 0.8
